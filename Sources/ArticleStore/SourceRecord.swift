@@ -1,0 +1,45 @@
+import Foundation
+import Postgres
+
+/// A source row as the fetch pipeline needs it, with its category.
+public struct SourceRecord: Sendable, Equatable {
+    public var id: String
+    public var slug: String
+    public var name: String
+    public var feedURL: String
+    public var language: String
+    public var categoryID: String?
+    public var categorySlug: String?
+    public var categoryName: String?
+    public var fetchIntervalHours: Int
+    public var maxContentLength: Int?
+    public var etag: String?
+    public var lastModified: String?
+    public var consecutiveFailures: Int
+    public var circuitOpenUntil: Date?
+    public var lastFetchedAt: Date?
+
+    static let selectColumns = """
+        s.id, s.slug, s.name, s.feed_url, s.language, s.category_id, c.slug AS category_slug,
+        c.name AS category_name, s.fetch_interval_hours, s.max_content_length, s.etag, s.last_modified,
+        s.consecutive_failures, s.circuit_open_until, s.last_fetched_at
+        """
+
+    init(row: QueryResult.Row) {
+        id = row["id"] ?? ""
+        slug = row["slug"] ?? ""
+        name = row["name"] ?? ""
+        feedURL = row["feed_url"] ?? ""
+        language = row["language"] ?? "en"
+        categoryID = row["category_id"]
+        categorySlug = row["category_slug"]
+        categoryName = row["category_name"]
+        fetchIntervalHours = row.int("fetch_interval_hours") ?? 2
+        maxContentLength = row.int("max_content_length")
+        etag = row["etag"]
+        lastModified = row["last_modified"]
+        consecutiveFailures = row.int("consecutive_failures") ?? 0
+        circuitOpenUntil = row["circuit_open_until"].flatMap(PostgresTimestamp.parse)
+        lastFetchedAt = row["last_fetched_at"].flatMap(PostgresTimestamp.parse)
+    }
+}

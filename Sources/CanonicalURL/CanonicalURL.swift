@@ -1,0 +1,39 @@
+import Crypto
+
+/// The article URL key shared with rows written by the old Go worker (data contract §4).
+///
+/// Rows are deduplicated on `hash(canonicalize(url))`, so this must reproduce the Go worker byte
+/// for byte: `url.Parse`, drop the fragment, lower-case scheme and host, sort the raw query's
+/// `&`-separated pieces by byte order, `URL.String()`. A URL Go cannot parse is kept verbatim.
+public enum CanonicalURL {
+    public static func canonicalize(_ raw: String) -> String {
+        guard var url = try? GoURL.parse(Array(raw.utf8)) else { return raw }
+        url.fragment = []
+        url.rawFragment = []
+        url.scheme = ByteText.goLowercased(url.scheme)
+        url.host = ByteText.goLowercased(url.host)
+        if !url.rawQuery.isEmpty {
+            let pieces = url.rawQuery.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false)
+            // Go's sort.Strings compares bytes; Swift's String `<` would compare Unicode scalars
+            // after normalisation, so sort the byte slices directly.
+            let sorted = pieces.sorted { $0.lexicographicallyPrecedes($1) }
+            url.rawQuery = Array(sorted.joined(separator: [UInt8(ascii: "&")]))
+        }
+        // Every byte written is ASCII or copied from the (valid UTF-8) input at ASCII boundaries.
+        return String(decoding: url.serialized(), as: UTF8.self)
+    }
+
+    /// Lower-case hex SHA-256 of the UTF-8 bytes of `canonical` (the `url_hash` column).
+    public static func hash(_ canonical: String) -> String {
+        let digest = SHA256.hash(data: Array(canonical.utf8))
+        var out = ""
+        out.reserveCapacity(64)
+        for byte in digest {
+            out.append(hexDigits[Int(byte >> 4)])
+            out.append(hexDigits[Int(byte & 15)])
+        }
+        return out
+    }
+
+    private static let hexDigits: [Character] = Array("0123456789abcdef")
+}

@@ -1,0 +1,132 @@
+// RFC 3986 §5.2 reference resolution, hand-written because Foundation's URL(string:relativeTo:)
+// follows a different (WHATWG/CFURL) grammar and the canonicaliser must stay Foundation-free.
+
+/// The five components of RFC 3986 Appendix B; nil means "undefined", "" means "empty".
+struct URIComponents: Equatable, Sendable {
+    var scheme: Substring?
+    var authority: Substring?
+    var path: Substring
+    var query: Substring?
+    var fragment: Substring?
+
+    /// Appendix B's regular expression, `^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?`,
+    /// except that a scheme must be `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )` to count.
+    init(_ s: Substring) {
+        var rest = s
+        scheme = nil
+        if let colon = rest.firstIndex(where: { ":/?#".contains($0) }), rest[colon] == ":" {
+            let candidate = rest[..<colon]
+            if let first = candidate.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,
+               candidate.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || "0123456789+-.".unicodeScalars.contains($0)) }) {
+                scheme = candidate
+                rest = rest[rest.index(after: colon)...]
+            }
+        }
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = rest[rest.index(after: hash)...]
+            rest = rest[..<hash]
+        }
+        if let question = rest.firstIndex(of: "?") {
+            query = rest[rest.index(after: question)...]
+            rest = rest[..<question]
+        }
+        if rest.hasPrefix("//") {
+            let afterSlashes = rest.dropFirst(2)
+            let end = afterSlashes.firstIndex(of: "/") ?? afterSlashes.endIndex
+            authority = afterSlashes[..<end]
+            rest = afterSlashes[end...]
+        }
+        path = rest
+    }
+
+    init(scheme: Substring?, authority: Substring?, path: Substring, query: Substring?, fragment: Substring?) {
+        (self.scheme, self.authority, self.path, self.query, self.fragment) = (scheme, authority, path, query, fragment)
+    }
+
+    /// §5.3 component recomposition.
+    var recomposed: String {
+        var out = ""
+        if let scheme { out += scheme.lowercased() + ":" }
+        if let authority { out += "//" + authority }
+        out += path
+        if let query { out += "?" + query }
+        if let fragment { out += "#" + fragment }
+        return out
+    }
+
+    /// §5.2.2 (strict: a reference with a scheme is taken as absolute even if it matches the base's).
+    func resolved(against base: URIComponents) -> URIComponents {
+        if scheme != nil {
+            return URIComponents(scheme: scheme, authority: authority, path: Self.removeDotSegments(path),
+                                 query: query, fragment: fragment)
+        }
+        if authority != nil {
+            return URIComponents(scheme: base.scheme, authority: authority, path: Self.removeDotSegments(path),
+                                 query: query, fragment: fragment)
+        }
+        if path.isEmpty {
+            return URIComponents(scheme: base.scheme, authority: base.authority, path: base.path,
+                                 query: query ?? base.query, fragment: fragment)
+        }
+        let merged = path.hasPrefix("/") ? path : Self.merge(base: base, path: path)
+        return URIComponents(scheme: base.scheme, authority: base.authority, path: Self.removeDotSegments(merged),
+                             query: query, fragment: fragment)
+    }
+
+    /// §5.2.3.
+    static func merge(base: URIComponents, path: Substring) -> Substring {
+        if base.authority != nil && base.path.isEmpty { return "/" + path }
+        guard let slash = base.path.lastIndex(of: "/") else { return path }
+        return base.path[...slash] + path
+    }
+
+    /// §5.2.4, on whole segments: "." and ".." are dropped or pop the previous segment.
+    static func removeDotSegments(_ path: Substring) -> Substring {
+        var input = path
+        var output: [Substring] = []
+        while !input.isEmpty {
+            if input.hasPrefix("../") { input = input.dropFirst(3) }
+            else if input.hasPrefix("./") { input = input.dropFirst(2) }
+            else if input.hasPrefix("/./") { input = input.dropFirst(2) }
+            else if input == "/." { input = "/" }
+            else if input.hasPrefix("/../") {
+                input = input.dropFirst(3)
+                if !output.isEmpty { output.removeLast() }
+            } else if input == "/.." {
+                input = "/"
+                if !output.isEmpty { output.removeLast() }
+            } else if input == "." || input == ".." {
+                input = ""
+            } else {
+                // Move the first segment (with its leading "/", if any) to the output.
+                let start = input.hasPrefix("/") ? input.index(after: input.startIndex) : input.startIndex
+                let end = input[start...].firstIndex(of: "/") ?? input.endIndex
+                output.append(input[..<end])
+                input = input[end...]
+            }
+        }
+        return Substring(output.joined())
+    }
+}
+
+extension StoredURL {
+    /// Resolves a (possibly relative) link found in a feed or page against the document's URL
+    /// (RFC 3986 §5.2). Returns nil unless `base` is an absolute http(s) URL with a host and the
+    /// result is one too; the result still has to pass `validate` before it is stored.
+    public static func resolve(_ reference: String, against base: String) -> String? {
+        let baseText = trimWhitespace(base)
+        let baseParts = URIComponents(Substring(baseText))
+        guard Self.isWebWithHost(baseParts) else { return nil }
+        let refText = trimWhitespace(reference)
+        let target = URIComponents(Substring(refText)).resolved(against: baseParts)
+        guard Self.isWebWithHost(target) else { return nil }
+        return target.recomposed
+    }
+
+    private static func isWebWithHost(_ parts: URIComponents) -> Bool {
+        guard let scheme = parts.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let authority = parts.authority else { return false }
+        let hostPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
+        return !(hostPort.isEmpty || hostPort.hasPrefix(":"))
+    }
+}

@@ -1,0 +1,58 @@
+/// Why a download failed, with a one-line message an operator can act on.
+public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
+    case dns(host: String)
+    case refused(host: String)
+    case tls(message: String)
+    case timeout
+    case lowSpeed
+    /// The decoded body (or the declared Content-Length) went past `limit` bytes.
+    case tooLarge(limit: Int)
+    case blockedAddress(ip: String, reason: String)
+    case badScheme(url: String)
+    case tooManyRedirects(limit: Int)
+    case httpStatus(code: Int)
+    /// 429, or 503 with Retry-After; the caller should not fetch this source again before then.
+    case rateLimited(retryAfter: Duration?)
+    case cancelled
+    case other(code: Int, message: String)
+
+    public var description: String {
+        switch self {
+        case .dns(let host):
+            return "DNS lookup failed for \(host)"
+        case .refused(let host):
+            return "connection to \(host) refused or unreachable"
+        case .tls(let message):
+            return "TLS handshake or certificate failure: \(message)"
+        case .timeout:
+            return "timed out"
+        case .lowSpeed:
+            return "transfer stalled below the minimum speed"
+        case .tooLarge(let limit):
+            return "response body exceeds the \(limit)-byte limit"
+        case .blockedAddress(let ip, let reason):
+            return "refused to connect to \(ip): \(reason)"
+        case .badScheme(let url):
+            return "only http and https URLs are fetched, not \(FetchError.clip(url))"
+        case .tooManyRedirects(let limit):
+            return "more than \(limit) redirects"
+        case .httpStatus(let code):
+            return "HTTP status \(code)"
+        case .rateLimited(let retryAfter):
+            if let retryAfter {
+                return "rate limited by the server; retry after \(retryAfter.components.seconds)s"
+            }
+            return "rate limited by the server"
+        case .cancelled:
+            return "cancelled"
+        case .other(let code, let message):
+            return "transfer failed (curl \(code)): \(FetchError.clip(message))"
+        }
+    }
+
+    /// Keeps operator messages on one short line whatever a server put in a URL or message.
+    static func clip(_ text: String) -> String {
+        let cleaned = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? " " : Character($0) })
+        return cleaned.count > 200 ? String(cleaned.prefix(200)) + "…" : cleaned
+    }
+}

@@ -1,0 +1,44 @@
+import AddressPolicy
+
+public struct FetcherConfiguration: Sendable {
+    public var connectTimeout: Duration = .seconds(10)
+    /// Budget for a whole fetch, redirects included (time queued for politeness is not counted).
+    public var totalTimeout: Duration = .seconds(60)
+    /// Abort when fewer than `lowSpeedLimit` bytes/s arrive for `lowSpeedTime`.
+    public var lowSpeedLimit: Int = 512
+    public var lowSpeedTime: Duration = .seconds(30)
+    public var userAgent: String = FetcherConfiguration.defaultUserAgent
+    public var globalConcurrency: Int = 16
+    public var perHostConnections: Int = 2
+    /// Request starts per host per second; 0 or less disables the rate limit.
+    public var perHostRequestsPerSecond: Double = 2
+    public var maxRedirects: Int = 5
+    /// Operator exemptions from the SSRF policy (`--allow-networks`).
+    public var allowedNetworks: [CIDR] = []
+    /// Longest Retry-After honoured; a server cannot park a source for longer than this.
+    public var maxRetryAfter: Duration = .seconds(24 * 3600)
+
+    public static let defaultUserAgent =
+        "pulse-ingest/1.0 (RSS/Atom feed reader; +https://github.com/pulse-ingest/pulse-ingest)"
+
+    #if DEBUG
+    /// Test-only: lets tests talk to their own server on 127.0.0.1 / ::1. Internal, so only
+    /// `@testable import` reaches it (never feeds.yaml or the environment), and it does not exist in
+    /// release builds at all.
+    var allowLoopbackForTesting = false
+    #endif
+
+    public init() {}
+
+    /// Networks exempt from the address policy for this fetcher.
+    var exemptNetworks: [CIDR] {
+        var networks = allowedNetworks
+        #if DEBUG
+        if allowLoopbackForTesting {
+            networks.append(CIDR(string: "127.0.0.0/8")!)
+            networks.append(CIDR(string: "::1/128")!)
+        }
+        #endif
+        return networks
+    }
+}

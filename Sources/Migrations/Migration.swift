@@ -1,0 +1,63 @@
+import Crypto
+
+/// One step of the schema, embedded in the binary so a deployed binary migrates without the
+/// source tree.
+public struct Migration: Sendable {
+    public let version: Int
+    public let name: String
+    public let sql: String
+    /// When set, a database that already holds what this migration creates (the backend's own
+    /// Supabase migrations made it) records the step as adopted instead of running it.
+    public let adoption: AdoptionProbe?
+
+    init(version: Int, name: String, adoptsExistingSchema: Bool = false, sql: String) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+        self.adoption = adoptsExistingSchema ? AdoptionProbe.forBaseMigration(version) : nil
+    }
+
+    public init(version: Int, name: String, sql: String, adoption: AdoptionProbe?) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+        self.adoption = adoption
+    }
+
+    /// SHA-256 of the SQL text, recorded in the history to notice edited migrations.
+    public var checksum: String {
+        SHA256.hash(data: Array(sql.utf8)).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+
+    /// Every migration this binary knows, in order.
+    public static let all: [Migration] = [.baseSchema, .baseFunctions, .ingestAdditions]
+}
+
+/// What must exist for a migration to count as already done by someone else.
+public enum AdoptionProbe: Sendable, Equatable {
+    /// Tables or views in schema `public`.
+    case relations([String])
+    /// Functions in schema `public` (by name).
+    case functions([String])
+
+    static func forBaseMigration(_ version: Int) -> AdoptionProbe? {
+        switch version {
+        case 1: .relations(["categories", "sources", "articles", "fetch_logs",
+                            "articles_with_source", "source_health"])
+        case 2: .functions(["search_articles", "cleanup_old_articles", "prune_old_image_urls",
+                            "prune_old_content", "batch_update_article_images",
+                            "batch_update_article_content", "bump_backfill_attempts",
+                            "batch_update_source_fetch_state", "get_db_size_bytes"])
+        default: nil
+        }
+    }
+
+    var names: [String] {
+        switch self {
+        case .relations(let names), .functions(let names): names
+        }
+    }
+}

@@ -1,0 +1,48 @@
+/// A failure talking to PostgreSQL. Messages name the statement by its label, never its
+/// parameters, and never include the connection string (it may hold a password).
+public struct PostgresError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// Could not connect (refused, authentication, unknown database...).
+        case connect
+        /// The connection broke while a statement ran; the statement's effect is unknown unless it
+        /// was inside a transaction (then it was rolled back).
+        case connectionLost
+        /// The server rejected the statement.
+        case server
+        /// Our own misuse (bad state, transaction nesting).
+        case client
+    }
+
+    public let kind: Kind
+    /// The label of the failing statement ("insert articles", "migration 0001"...).
+    public let statement: String?
+    /// SQLSTATE when the server gave one (e.g. "23505", "57014").
+    public let sqlState: String?
+    public let message: String
+
+    public init(kind: Kind, statement: String?, sqlState: String? = nil, message: String) {
+        self.kind = kind
+        self.statement = statement
+        self.sqlState = sqlState
+        self.message = message
+    }
+
+    public var description: String {
+        var text = ""
+        if let statement { text += "\(statement): " }
+        switch kind {
+        case .connect: text += "cannot connect to PostgreSQL: "
+        case .connectionLost: text += "lost the PostgreSQL connection: "
+        case .server, .client: break
+        }
+        text += message
+        if let sqlState { text += " (SQLSTATE \(sqlState))" }
+        return text
+    }
+
+    /// True when retrying on a new connection may succeed.
+    public var isConnectionProblem: Bool { kind == .connect || kind == .connectionLost }
+
+    /// Serialization failures and deadlocks: the transaction may simply be run again.
+    public var isRetryableConflict: Bool { sqlState == "40001" || sqlState == "40P01" }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import Yams
+
+/// Loads and validates feeds.yaml.
+public enum ConfigLoader {
+    /// Where the file is looked for when no path is given, in order.
+    public static let defaultSearchPaths = ["feeds.yaml", "/etc/pulse-ingest/feeds.yaml"]
+    /// A real feeds.yaml is tens of KiB; anything this big is a mistake or an attack.
+    public static let maxFileBytes = 4 * 1024 * 1024
+
+    /// The explicit path if given (even when missing, so `load` can report it), else the first
+    /// default location that exists, else nil.
+    public static func resolvePath(explicit: String?, fileExists: (String) -> Bool) -> String? {
+        if let explicit, !explicit.isEmpty { return explicit }
+        return defaultSearchPaths.first(where: fileExists)
+    }
+
+    public static func load(path: String) throws -> PulseConfiguration {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            let reason = !exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "permission denied"
+            throw ConfigError(file: path, message: "cannot read configuration file '\(path)': \(reason)")
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maxFileBytes + 1) ?? Data()
+        } catch {
+            throw ConfigError(file: path, message: "cannot read configuration file '\(path)': \(error)")
+        }
+        guard data.count <= maxFileBytes else {
+            throw ConfigError(file: path, message: "configuration file is larger than \(maxFileBytes) bytes")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(file: path, message: "configuration file is not valid UTF-8")
+        }
+        return try parse(yaml: text, file: path)
+    }
+
+    /// Parses and validates; `file` is only used in messages.
+    public static func parse(yaml: String, file: String) throws -> PulseConfiguration {
+        guard yaml.utf8.count <= maxFileBytes else {
+            throw ConfigError(file: file, message: "configuration file is larger than \(maxFileBytes) bytes")
+        }
+        // Composed through a Parser we keep alive while walking: Yams holds node anchors weakly,
+        // and only while the parser lives can the walk see (and refuse) anchored nodes.
+        let parser: Parser
+        let root: Node?
+        do {
+            parser = try Parser(yaml: yaml)
+            root = try parser.singleRoot()
+        } catch let error as YamlError {
+            throw syntaxError(error, file: file)
+        }
+        guard let root else {
+            throw ConfigError(file: file, message: "configuration file is empty (expected 'version' and 'sources')")
+        }
+        let diag = Diagnostics(file: file)
+        let config = withExtendedLifetime(parser) { ConfigParser(diag: diag).parseRoot(root) }
+        guard diag.issues.isEmpty, let config else {
+            throw ConfigError(file: file, issues: diag.sortedIssues)
+        }
+        return config
+    }
+
+    private static func syntaxError(_ error: YamlError, file: String) -> ConfigError {
+        switch error {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
+            let .composer(context, problem, mark, _):
+            let extra = context.map { " (\($0.text) at line \($0.mark.line))" } ?? ""
+            return ConfigError(file: file, line: mark.line, message: "YAML syntax error: \(problem)\(extra)")
+        case let .duplicatedKeysInMapping(duplicates, context):
+            let keys = duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            return ConfigError(
+                file: file, line: context.mark.line,
+                message: "duplicate key \(keys) in the mapping at line \(context.mark.line)")
+        case let .reader(problem, offset, _, yaml):
+            let line = offset.map { yaml.prefix($0).reduce(1) { $1 == "\n" ? $0 + 1 : $0 } }
+            return ConfigError(file: file, line: line, message: "cannot read YAML: \(problem)")
+        default:
+            return ConfigError(file: file, message: "YAML error: \(error)")
+        }
+    }
+}
+
+/// Walks the composed tree section by section.
+private struct ConfigParser {
+    let diag: Diagnostics
+
+    static let rootKeys = ["version", "defaults", "fetch", "schedule", "retention", "prune_unlisted", "categories",
+                           "sources"]
+
+    func parseRoot(_ root: Node) -> PulseConfiguration? {
+        guard let map = MappingView(root, section: "top level", allowedKeys: Self.rootKeys, diag) else { return nil }
+        var config = PulseConfiguration()
+        if map.has("version") {
+            let version = map.int("version", default: 1, range: Int.min...Int.max)
+            if version != 1 {
+                diag.error("unsupported 'version' \(version): this pulse-ingest reads version 1",
+                           at: map.mark(of: "version"))
+            }
+        } else {
+            diag.error("missing required key 'version' (use 'version: 1')", at: map.mark)
+        }
+        if let node = map.node("defaults") { config.defaults = parseDefaults(node) }
+        if let node = map.node("fetch") { config.fetch = parseFetch(node) }
+        if let node = map.node("schedule") { config.schedule = parseSchedule(node) }
+        if let node = map.node("retention") { config.retention = parseRetention(node) }
+        config.pruneUnlisted = map.bool("prune_unlisted", default: false)
+        if map.has("categories") {
+            config.categories = parseCategories(map.sequence("categories", required: true) ?? [], at: map.mark(of: "categories"))
+        }
+        let sourceNodes = map.sequence("sources", required: true) ?? []
+        config.sources = SourceListParser(diag: diag, defaults: config.defaults, categories: config.categories)
+            .parse(sourceNodes)
+        return config
+    }
+
+    private func parseDefaults(_ node: Node) -> SourceDefaults {
+        let keys = ["fetch_interval_hours", "max_content_length", "language_detection"]
+        guard let map = MappingView(node, section: "defaults", allowedKeys: keys, diag) else { return SourceDefaults() }
+        let base = SourceDefaults()
+        return SourceDefaults(
+            fetchIntervalHours: map.int("fetch_interval_hours", default: base.fetchIntervalHours,
+                                        range: SourceDefaults.fetchIntervalRange),
+            maxContentLength: map.int("max_content_length", default: base.maxContentLength,
+                                      range: 1...SourceDefaults.absoluteMaxContentLength),
+            languageDetection: map.bool("language_detection", default: base.languageDetection))
+    }
+
+    private func parseFetch(_ node: Node) -> FetchSettings {
+        let keys = ["user_agent", "connect_timeout_seconds", "total_timeout_seconds", "low_speed_bytes_per_second",
+                    "low_speed_seconds", "max_concurrent_fetches", "max_per_host", "per_host_requests_per_second",
+                    "feed_body_limit_bytes", "page_body_limit_bytes", "image_head_limit_bytes", "max_items_per_feed"]
+        let base = FetchSettings()
+        guard let map = MappingView(node, section: "fetch", allowedKeys: keys, diag) else { return base }
+        let oneGiB = 1 << 30
+        var fetch = FetchSettings(
+            connectTimeoutSeconds: map.int("connect_timeout_seconds", default: base.connectTimeoutSeconds, range: 1...300),
+            totalTimeoutSeconds: map.int("total_timeout_seconds", default: base.totalTimeoutSeconds, range: 1...3600),
+            lowSpeedBytesPerSecond: map.int("low_speed_bytes_per_second", default: base.lowSpeedBytesPerSecond,
+                                            range: 1...oneGiB),
+            lowSpeedSeconds: map.int("low_speed_seconds", default: base.lowSpeedSeconds, range: 1...3600),
+            maxConcurrentFetches: map.int("max_concurrent_fetches", default: base.maxConcurrentFetches, range: 1...256),
+            maxPerHost: map.int("max_per_host", default: base.maxPerHost, range: 1...64),
+            perHostRequestsPerSecond: map.double("per_host_requests_per_second",
+                                                 default: base.perHostRequestsPerSecond, range: 0.001...1000),
+            feedBodyLimitBytes: map.int("feed_body_limit_bytes", default: base.feedBodyLimitBytes, range: 1...oneGiB),
+            pageBodyLimitBytes: map.int("page_body_limit_bytes", default: base.pageBodyLimitBytes, range: 1...oneGiB),
+            imageHeadLimitBytes: map.int("image_head_limit_bytes", default: base.imageHeadLimitBytes, range: 1...oneGiB),
+            maxItemsPerFeed: map.int("max_items_per_feed", default: base.maxItemsPerFeed, range: 1...100_000))
+        if let agent = map.string("user_agent", required: false) {
+            if let problem = userAgentProblem(agent) {
+                diag.error("'user_agent' \(problem)", at: map.mark(of: "user_agent"))
+            } else {
+                fetch.userAgent = agent
+            }
+        }
+        if fetch.connectTimeoutSeconds > fetch.totalTimeoutSeconds {
+            diag.error("'connect_timeout_seconds' (\(fetch.connectTimeoutSeconds)) must not exceed "
+                       + "'total_timeout_seconds' (\(fetch.totalTimeoutSeconds))", at: map.mark(of: "connect_timeout_seconds"))
+        }
+        if fetch.maxPerHost > fetch.maxConcurrentFetches {
+            diag.error("'max_per_host' (\(fetch.maxPerHost)) must not exceed 'max_concurrent_fetches' "
+                       + "(\(fetch.maxConcurrentFetches))", at: map.mark(of: "max_per_host"))
+        }
+        return fetch
+    }
+
+    private func parseSchedule(_ node: Node) -> ScheduleSettings {
+        let base = ScheduleSettings()
+        guard let map = MappingView(node, section: "schedule", allowedKeys: ["min_interval_minutes", "max_interval_hours"], diag)
+        else { return base }
+        let schedule = ScheduleSettings(
+            minIntervalMinutes: map.int("min_interval_minutes", default: base.minIntervalMinutes, range: 1...10_080),
+            maxIntervalHours: map.int("max_interval_hours", default: base.maxIntervalHours, range: 1...168))
+        if schedule.minIntervalMinutes > schedule.maxIntervalHours * 60 {
+            diag.error("'min_interval_minutes' (\(schedule.minIntervalMinutes)) must not exceed 'max_interval_hours' "
+                       + "(\(schedule.maxIntervalHours) h)", at: map.mark(of: "min_interval_minutes"))
+        }
+        return schedule
+    }
+
+    /// Prune windows must be > 0 and <= the article retention (contract section 5).
+    private func parseRetention(_ node: Node) -> RetentionSettings {
+        let base = RetentionSettings()
+        let keys = ["articles_days", "image_days", "content_days", "fetch_logs_days"]
+        guard let map = MappingView(node, section: "retention", allowedKeys: keys, diag) else { return base }
+        let articles = map.int("articles_days", default: base.articlesDays, range: 1...3650)
+        return RetentionSettings(
+            articlesDays: articles,
+            imageDays: pruneWindow(map, "image_days", default: base.imageDays, articlesDays: articles),
+            contentDays: pruneWindow(map, "content_days", default: base.contentDays, articlesDays: articles),
+            fetchLogsDays: map.int("fetch_logs_days", default: base.fetchLogsDays, range: 1...3650))
+    }
+
+    private func pruneWindow(_ map: MappingView, _ key: String, default fallback: Int, articlesDays: Int) -> Int {
+        let days = map.int(key, default: fallback, range: 1...3650)
+        if map.node(key) != nil, days > articlesDays {
+            diag.error("'\(key)' (\(days)) must not be longer than 'articles_days' (\(articlesDays))", at: map.mark(of: key))
+        }
+        return min(days, articlesDays)
+    }
+
+    private func parseCategories(_ nodes: [Node], at mark: Mark?) -> [CategoryConfig] {
+        if nodes.isEmpty { diag.error("'categories' must not be empty", at: mark) }
+        var categories: [CategoryConfig] = []
+        var slugLines: [String: Int] = [:]
+        var nameLines: [String: Int] = [:]
+        for node in nodes {
+            guard let map = MappingView(node, section: "category", allowedKeys: ["slug", "name"], diag) else { continue }
+            let slug = map.string("slug", required: true)
+            let name = map.string("name", required: true)
+            if let slug, let problem = FieldRules.slugProblem(slug, field: "category slug") {
+                diag.error(problem, at: map.mark(of: "slug"))
+            }
+            if let name, let problem = FieldRules.nameProblem(name, maxLength: FieldRules.maxCategoryNameLength) {
+                diag.error("category \(problem)", at: map.mark(of: "name"))
+            }
+            let line = map.mark(of: "slug")?.line ?? 0
+            if let slug, let first = slugLines[slug] {
+                diag.error("duplicate category slug '\(slug)' (lines \(first) and \(line))", at: map.mark(of: "slug"))
+            } else if let slug {
+                slugLines[slug] = line
+            }
+            let nameLine = map.mark(of: "name")?.line ?? 0
+            if let name, let first = nameLines[name] {
+                diag.error("duplicate category name '\(name)' (lines \(first) and \(nameLine))", at: map.mark(of: "name"))
+            } else if let name {
+                nameLines[name] = nameLine
+            }
+            if let slug, let name {
+                categories.append(CategoryConfig(slug: slug, name: name, displayOrder: categories.count))
+            }
+        }
+        return categories
+    }
+}
+
+/// A user agent goes into an HTTP header: refuse CR/LF and other controls (header injection).
+func userAgentProblem(_ agent: String) -> String? {
+    if agent.trimmingCharacters(in: .whitespaces).isEmpty { return "must not be empty" }
+    if agent.unicodeScalars.contains(where: FieldRules.isControlOrBidi) { return "must not contain control characters" }
+    if !agent.unicodeScalars.allSatisfy(\.isASCII) { return "must be ASCII" }
+    if agent.utf8.count > 512 { return "must be at most 512 characters" }
+    return nil
+}

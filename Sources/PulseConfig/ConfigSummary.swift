@@ -1,0 +1,67 @@
+/// Counts shown by `--check-config`.
+public struct ConfigSummary: Sendable, Equatable, CustomStringConvertible {
+    public struct Count: Sendable, Equatable {
+        public var key: String
+        public var count: Int
+    }
+
+    public var version: Int
+    public var categoryCount: Int
+    public var totalSources: Int
+    public var activeSources: Int
+    public var inactiveSources: Int
+    /// Most sources first, ties by code.
+    public var byLanguage: [Count]
+    /// Every category in display order, including empty ones.
+    public var byCategory: [Count]
+    /// articles, podcast, video.
+    public var byKind: [Count]
+
+    public init(_ config: PulseConfiguration) {
+        version = config.version
+        categoryCount = config.categories.count
+        totalSources = config.sources.count
+        activeSources = config.sources.filter(\.isActive).count
+        inactiveSources = totalSources - activeSources
+        let languages = Dictionary(grouping: config.sources, by: \.language).mapValues(\.count)
+        byLanguage = languages.map { Count(key: $0.key, count: $0.value) }
+            .sorted { ($1.count, $0.key) < ($0.count, $1.key) }
+        byCategory = config.categories.map { category in
+            Count(key: category.slug, count: config.sources.count { $0.categorySlug == category.slug })
+        }
+        byKind = SourceKind.allCases.map { kind in
+            Count(key: kind.rawValue, count: config.sources.count { $0.kind == kind })
+        }
+    }
+
+    /// A stable, line-oriented text (the same input always gives the same bytes).
+    public var text: String {
+        var lines = [
+            "configuration version \(version)",
+            "categories: \(categoryCount)",
+            "sources: \(totalSources) (\(activeSources) active, \(inactiveSources) inactive)",
+            "by kind: " + byKind.map { "\($0.key) \($0.count)" }.joined(separator: ", "),
+            "by language:",
+        ]
+        lines += table(byLanguage)
+        lines.append("by category:")
+        lines += table(byCategory)
+        return lines.joined(separator: "\n")  // no trailing newline: callers `print` it
+    }
+
+    public var description: String { text }
+
+    private func table(_ counts: [Count]) -> [String] {
+        let width = counts.map(\.key.count).max() ?? 0
+        let numberWidth = counts.map { String($0.count).count }.max() ?? 0
+        return counts.map { count in
+            let key = count.key.padding(toLength: width, withPad: " ", startingAt: 0)
+            let number = String(count.count)
+            return "  \(key)  \(String(repeating: " ", count: numberWidth - number.count))\(number)"
+        }
+    }
+}
+
+extension PulseConfiguration {
+    public func summary() -> String { ConfigSummary(self).text }
+}

@@ -1,0 +1,207 @@
+// The typed result of loading feeds.yaml. Every value here has already been validated by
+// ConfigLoader, so consumers (scheduler, fetcher, source sync, retention) can trust the ranges.
+
+/// The whole validated configuration.
+public struct PulseConfiguration: Sendable, Equatable {
+    public var version: Int
+    public var defaults: SourceDefaults
+    public var fetch: FetchSettings
+    public var schedule: ScheduleSettings
+    public var retention: RetentionSettings
+    /// When true, source sync deactivates DB sources that are absent from the file.
+    public var pruneUnlisted: Bool
+    /// In display order (`displayOrder` == position).
+    public var categories: [CategoryConfig]
+    /// In file order.
+    public var sources: [SourceConfig]
+
+    public init(
+        version: Int = 1,
+        defaults: SourceDefaults = SourceDefaults(),
+        fetch: FetchSettings = FetchSettings(),
+        schedule: ScheduleSettings = ScheduleSettings(),
+        retention: RetentionSettings = RetentionSettings(),
+        pruneUnlisted: Bool = false,
+        categories: [CategoryConfig] = CategoryConfig.contractCategories,
+        sources: [SourceConfig] = []
+    ) {
+        self.version = version
+        self.defaults = defaults
+        self.fetch = fetch
+        self.schedule = schedule
+        self.retention = retention
+        self.pruneUnlisted = pruneUnlisted
+        self.categories = categories
+        self.sources = sources
+    }
+
+    public func category(slug: String) -> CategoryConfig? {
+        categories.first { $0.slug == slug }
+    }
+
+    public var activeSources: [SourceConfig] { sources.filter(\.isActive) }
+}
+
+/// Values applied to every source that does not override them.
+public struct SourceDefaults: Sendable, Equatable {
+    public var fetchIntervalHours: Int
+    /// The content cap (characters) for sources without their own `max_content_length`.
+    public var maxContentLength: Int
+    public var languageDetection: Bool
+
+    public static let absoluteMaxContentLength = 200_000
+    public static let fetchIntervalRange = 1...168
+
+    public init(fetchIntervalHours: Int = 2, maxContentLength: Int = 200_000, languageDetection: Bool = true) {
+        self.fetchIntervalHours = fetchIntervalHours
+        self.maxContentLength = maxContentLength
+        self.languageDetection = languageDetection
+    }
+}
+
+/// Operational knobs for the HTTP layer.
+public struct FetchSettings: Sendable, Equatable {
+    public static let defaultUserAgent = "pulse-ingest/1.0 (+https://github.com/pulse-news/pulse-ingest)"
+
+    public var userAgent: String
+    public var connectTimeoutSeconds: Int
+    public var totalTimeoutSeconds: Int
+    /// Abort a transfer slower than this many bytes/s for `lowSpeedSeconds`.
+    public var lowSpeedBytesPerSecond: Int
+    public var lowSpeedSeconds: Int
+    public var maxConcurrentFetches: Int
+    public var maxPerHost: Int
+    public var perHostRequestsPerSecond: Double
+    public var feedBodyLimitBytes: Int
+    public var pageBodyLimitBytes: Int
+    public var imageHeadLimitBytes: Int
+    public var maxItemsPerFeed: Int
+
+    public init(
+        userAgent: String = FetchSettings.defaultUserAgent,
+        connectTimeoutSeconds: Int = 10,
+        totalTimeoutSeconds: Int = 60,
+        lowSpeedBytesPerSecond: Int = 100,
+        lowSpeedSeconds: Int = 30,
+        maxConcurrentFetches: Int = 16,
+        maxPerHost: Int = 2,
+        perHostRequestsPerSecond: Double = 2,
+        feedBodyLimitBytes: Int = 16_777_216,
+        pageBodyLimitBytes: Int = 5_242_880,
+        imageHeadLimitBytes: Int = 262_144,
+        maxItemsPerFeed: Int = 500
+    ) {
+        self.userAgent = userAgent
+        self.connectTimeoutSeconds = connectTimeoutSeconds
+        self.totalTimeoutSeconds = totalTimeoutSeconds
+        self.lowSpeedBytesPerSecond = lowSpeedBytesPerSecond
+        self.lowSpeedSeconds = lowSpeedSeconds
+        self.maxConcurrentFetches = maxConcurrentFetches
+        self.maxPerHost = maxPerHost
+        self.perHostRequestsPerSecond = perHostRequestsPerSecond
+        self.feedBodyLimitBytes = feedBodyLimitBytes
+        self.pageBodyLimitBytes = pageBodyLimitBytes
+        self.imageHeadLimitBytes = imageHeadLimitBytes
+        self.maxItemsPerFeed = maxItemsPerFeed
+    }
+}
+
+/// Bounds for the per-source scheduler (backoff never goes below/above these).
+public struct ScheduleSettings: Sendable, Equatable {
+    public var minIntervalMinutes: Int
+    public var maxIntervalHours: Int
+
+    public init(minIntervalMinutes: Int = 15, maxIntervalHours: Int = 24) {
+        self.minIntervalMinutes = minIntervalMinutes
+        self.maxIntervalHours = maxIntervalHours
+    }
+}
+
+/// Retention windows in days, keyed on `created_at` (data contract section 5).
+public struct RetentionSettings: Sendable, Equatable {
+    public var articlesDays: Int
+    public var imageDays: Int
+    public var contentDays: Int
+    public var fetchLogsDays: Int
+
+    public init(articlesDays: Int = 7, imageDays: Int = 3, contentDays: Int = 2, fetchLogsDays: Int = 7) {
+        self.articlesDays = articlesDays
+        self.imageDays = imageDays
+        self.contentDays = contentDays
+        self.fetchLogsDays = fetchLogsDays
+    }
+}
+
+public struct CategoryConfig: Sendable, Equatable {
+    public var slug: String
+    public var name: String
+    public var displayOrder: Int
+
+    public init(slug: String, name: String, displayOrder: Int) {
+        self.slug = slug
+        self.name = name
+        self.displayOrder = displayOrder
+    }
+
+    /// The ten categories of the data contract, in display order. Used when the file has no
+    /// `categories` section.
+    public static let contractCategories: [CategoryConfig] = [
+        ("world", "World"), ("technology", "Technology"), ("business", "Business"),
+        ("sports", "Sports"), ("entertainment", "Entertainment"), ("science", "Science"),
+        ("health", "Health"), ("politics", "Politics"), ("podcasts", "Podcasts"), ("videos", "Videos"),
+    ].enumerated().map { CategoryConfig(slug: $1.0, name: $1.1, displayOrder: $0) }
+}
+
+/// What a source's items are; derived from its category (contract invariant 3).
+public enum SourceKind: String, Sendable, Equatable, CaseIterable {
+    case articles
+    case podcast
+    case video
+
+    public init(categorySlug: String) {
+        switch categorySlug {
+        case "podcasts": self = .podcast
+        case "videos": self = .video
+        default: self = .articles
+        }
+    }
+}
+
+public struct SourceConfig: Sendable, Equatable {
+    public var slug: String
+    public var name: String
+    public var feedURL: String
+    public var websiteURL: String?
+    public var categorySlug: String
+    public var language: String
+    public var fetchIntervalHours: Int
+    /// The per-source override written to `sources.max_content_length` (nil = global cap).
+    public var maxContentLength: Int?
+    public var isActive: Bool
+    public var languageDetection: Bool
+
+    public init(
+        slug: String, name: String, feedURL: String, websiteURL: String? = nil,
+        categorySlug: String, language: String, fetchIntervalHours: Int = 2,
+        maxContentLength: Int? = nil, isActive: Bool = true, languageDetection: Bool = true
+    ) {
+        self.slug = slug
+        self.name = name
+        self.feedURL = feedURL
+        self.websiteURL = websiteURL
+        self.categorySlug = categorySlug
+        self.language = language
+        self.fetchIntervalHours = fetchIntervalHours
+        self.maxContentLength = maxContentLength
+        self.isActive = isActive
+        self.languageDetection = languageDetection
+    }
+
+    public var kind: SourceKind { SourceKind(categorySlug: categorySlug) }
+
+    /// The content cap that applies to this source: its override, else the default. Both are
+    /// validated to lie in 1...200000, the contract's absolute cap.
+    public func effectiveMaxContentLength(defaults: SourceDefaults) -> Int {
+        maxContentLength ?? defaults.maxContentLength
+    }
+}

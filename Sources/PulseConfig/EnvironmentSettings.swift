@@ -1,0 +1,127 @@
+/// Settings that come from the process environment (secrets and deployment knobs never live in
+/// feeds.yaml). Build it from `ProcessInfo.processInfo.environment`.
+public struct EnvironmentSettings: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
+    public enum LogLevel: String, Sendable, Equatable, CaseIterable {
+        case trace, debug, info, notice, warning, error, critical
+    }
+
+    /// `DATABASE_URL` as given (libpq URI or conninfo), for handing to libpq; nil when unset.
+    /// Never log it: print `redactedDatabaseURL` (or the settings themselves, which redact).
+    public var databaseURL: String?
+    /// The validated, redactable form of `databaseURL`.
+    public var database: DatabaseURL?
+    /// `PULSE_USER_AGENT`, overriding `fetch.user_agent` when set.
+    public var userAgent: String?
+    public var statementTimeoutMilliseconds: Int
+    public var lockTimeoutMilliseconds: Int
+    /// `PULSE_ALLOW_NETWORKS`, kept raw for the address policy to parse.
+    public var allowNetworks: String?
+    public var autoMigrate: Bool
+    public var logLevel: LogLevel
+
+    public static let timeoutRange = 1...3_600_000
+
+    /// Reads the variables; every invalid one is reported in one `EnvironmentError`.
+    /// Empty values count as unset.
+    public init(environment: [String: String]) throws {
+        var problems: [EnvironmentError.Problem] = []
+        func value(_ name: String) -> String? {
+            guard let raw = environment[name], !raw.isEmpty else { return nil }
+            return raw
+        }
+        func milliseconds(_ name: String, default fallback: Int) -> Int {
+            guard let raw = value(name) else { return fallback }
+            guard let number = Int(raw), Self.timeoutRange.contains(number) else {
+                problems.append(.init(variable: name, message: "must be a whole number of milliseconds between "
+                    + "\(Self.timeoutRange.lowerBound) and \(Self.timeoutRange.upperBound) (got '\(FieldRules.printable(raw))')"))
+                return fallback
+            }
+            return number
+        }
+
+        databaseURL = nil
+        database = nil
+        if let raw = value("DATABASE_URL") {
+            do {
+                database = try DatabaseURL(raw)
+                databaseURL = raw
+            } catch let problem as DatabaseURL.Invalid {
+                problems.append(.init(variable: "DATABASE_URL", message: problem.reason))
+            }
+        }
+        userAgent = value("PULSE_USER_AGENT")
+        if let agent = userAgent, let problem = userAgentProblem(agent) {
+            problems.append(.init(variable: "PULSE_USER_AGENT", message: problem))
+            userAgent = nil
+        }
+        statementTimeoutMilliseconds = milliseconds("PULSE_STATEMENT_TIMEOUT_MS", default: 30_000)
+        lockTimeoutMilliseconds = milliseconds("PULSE_LOCK_TIMEOUT_MS", default: 5_000)
+        allowNetworks = value("PULSE_ALLOW_NETWORKS")
+        autoMigrate = false
+        switch value("PULSE_AUTO_MIGRATE") {
+        case nil, "0": autoMigrate = false
+        case "1": autoMigrate = true
+        case let raw?:
+            problems.append(.init(variable: "PULSE_AUTO_MIGRATE",
+                                  message: "must be 0 or 1 (got '\(FieldRules.printable(raw))')"))
+        }
+        logLevel = .info
+        if let raw = value("PULSE_LOG_LEVEL") {
+            if let level = LogLevel(rawValue: raw.lowercased()) {
+                logLevel = level
+            } else {
+                let known = LogLevel.allCases.map(\.rawValue).joined(separator: ", ")
+                problems.append(.init(variable: "PULSE_LOG_LEVEL",
+                                      message: "must be one of \(known) (got '\(FieldRules.printable(raw))')"))
+            }
+        }
+        if !problems.isEmpty { throw EnvironmentError(problems: problems) }
+    }
+
+    /// The database URL for modes that need one, else an error naming DATABASE_URL.
+    public func requireDatabaseURL() throws -> String {
+        guard let databaseURL else {
+            throw EnvironmentError(problems: [.init(variable: "DATABASE_URL",
+                message: "is required for this mode (a libpq URI such as postgres://user@host/db, or a conninfo string)")])
+        }
+        return databaseURL
+    }
+
+    /// The user agent to send: the environment override, else the configured one.
+    public func effectiveUserAgent(_ fetch: FetchSettings) -> String { userAgent ?? fetch.userAgent }
+
+    public var redactedDatabaseURL: String? { database?.redacted }
+
+    public var description: String {
+        var parts = ["DATABASE_URL=\(redactedDatabaseURL ?? "<unset>")"]
+        parts.append("PULSE_USER_AGENT=\(userAgent ?? "<default>")")
+        parts.append("PULSE_STATEMENT_TIMEOUT_MS=\(statementTimeoutMilliseconds)")
+        parts.append("PULSE_LOCK_TIMEOUT_MS=\(lockTimeoutMilliseconds)")
+        parts.append("PULSE_ALLOW_NETWORKS=\(allowNetworks ?? "<unset>")")
+        parts.append("PULSE_AUTO_MIGRATE=\(autoMigrate ? 1 : 0)")
+        parts.append("PULSE_LOG_LEVEL=\(logLevel.rawValue)")
+        return "EnvironmentSettings(" + parts.joined(separator: ", ") + ")"
+    }
+
+    public var debugDescription: String { description }
+
+    /// `dump()` and debuggers use the mirror: show the redacted form only.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["description": description], displayStyle: .struct)
+    }
+}
+
+/// One or more invalid environment variables.
+public struct EnvironmentError: Error, Sendable, Equatable, CustomStringConvertible {
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        public var variable: String
+        public var message: String
+        public var description: String { "\(variable) \(message)" }
+    }
+
+    public var problems: [Problem]
+
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}

@@ -1,0 +1,229 @@
+import Yams
+
+// Reads Yams `Node` trees (not Codable) so every value keeps its line number and unknown keys
+// can be reported. All problems are collected in `Diagnostics` instead of thrown, so one run
+// reports everything that is wrong with a file.
+
+/// Collects issues for one file. Internal, single-threaded, lives for one parse.
+final class Diagnostics {
+    let file: String
+    private(set) var issues: [ConfigIssue] = []
+
+    init(file: String) { self.file = file }
+
+    func error(_ message: String, at mark: Mark?, source: String? = nil) {
+        issues.append(ConfigIssue(file: file, line: mark?.line, source: source, message: message))
+    }
+
+    /// Issues in line order (stable, so messages about one line keep their discovery order).
+    var sortedIssues: [ConfigIssue] {
+        issues.enumerated()
+            .sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }
+            .map(\.element)
+    }
+}
+
+/// Rejects YAML anchors/aliases: they are never needed in this file, and refusing them rules
+/// out "billion laughs" style expansion when the tree is walked.
+func rejectingAnchors(_ node: Node, _ diag: Diagnostics, source: String?) -> Node? {
+    if node.anchor != nil {
+        diag.error("YAML anchors and aliases (&name / *name) are not supported", at: node.mark, source: source)
+        return nil
+    }
+    return node
+}
+
+/// A YAML mapping whose keys were checked against the allowed set.
+struct MappingView {
+    struct Entry {
+        let key: String
+        let keyMark: Mark?
+        let value: Node
+    }
+
+    let section: String
+    let mark: Mark?
+    let source: String?
+    private let entries: [String: Entry]
+    private let diag: Diagnostics
+
+    /// Returns nil (after reporting) when `node` is not a mapping.
+    init?(_ node: Node, section: String, allowedKeys: [String], source: String? = nil, _ diag: Diagnostics) {
+        guard let node = rejectingAnchors(node, diag, source: source) else { return nil }
+        guard let mapping = node.mapping else {
+            diag.error("'\(section)' must be a mapping of keys to values", at: node.mark, source: source)
+            return nil
+        }
+        self.section = section
+        self.mark = node.mark
+        self.source = source
+        self.diag = diag
+        var entries: [String: Entry] = [:]
+        for (keyNode, value) in mapping {
+            guard let keyScalar = keyNode.scalar, keyNode.anchor == nil else {
+                diag.error("keys in '\(section)' must be plain strings", at: keyNode.mark, source: source)
+                continue
+            }
+            let key = keyScalar.string
+            if isSecretKey(key) {
+                diag.error(
+                    "'\(key)' is not allowed: secrets never come from the configuration file; "
+                        + "set the DATABASE_URL environment variable instead",
+                    at: keyNode.mark, source: source)
+            } else if !allowedKeys.contains(key) {
+                var message = "unknown key '\(key)' in '\(section)'"
+                if let suggestion = closestKey(to: key, in: allowedKeys) {
+                    message += " (did you mean '\(suggestion)'?)"
+                }
+                diag.error(message, at: keyNode.mark, source: source)
+            } else {
+                // Duplicate keys never get here: Yams' composer rejects them as a syntax error.
+                entries[key] = Entry(key: key, keyMark: keyNode.mark, value: value)
+            }
+        }
+        self.entries = entries
+    }
+
+    func has(_ key: String) -> Bool { entries[key] != nil }
+
+    /// The scalar text as written, without any checks (for cross-entry comparisons).
+    func rawScalar(_ key: String) -> String? { entries[key]?.value.scalar?.string }
+
+    func mark(of key: String) -> Mark? { entries[key]?.value.mark ?? entries[key]?.keyMark ?? mark }
+
+    /// The value node, or nil when absent or explicitly null (`key:` / `key: ~`).
+    func node(_ key: String) -> Node? {
+        guard let entry = entries[key] else { return nil }
+        if let scalar = entry.value.scalar, scalar.style == .plain, entry.value.null != nil { return nil }
+        return rejectingAnchors(entry.value, diag, source: source)
+    }
+
+    func requireNode(_ key: String) -> Node? {
+        guard let value = node(key) else {
+            if entries[key] == nil {
+                diag.error("missing required key '\(key)' in '\(section)'", at: mark, source: source)
+            } else {
+                diag.error("'\(key)' must not be empty", at: mark(of: key), source: source)
+            }
+            return nil
+        }
+        return value
+    }
+
+    /// A scalar string value. `required` reports absence; otherwise absence yields nil silently.
+    func string(_ key: String, required: Bool) -> String? {
+        guard let value = required ? requireNode(key) : node(key) else { return nil }
+        guard let scalar = value.scalar else {
+            diag.error("'\(key)' must be a single value, not a list or mapping", at: value.mark, source: source)
+            return nil
+        }
+        return scalar.string
+    }
+
+    func int(_ key: String, default fallback: Int, range: ClosedRange<Int>) -> Int {
+        guard let value = node(key) else { return fallback }
+        guard value.scalar != nil, value.tag.description == Tag.Name.int.rawValue, let number = value.int else {
+            diag.error("'\(key)' must be a whole number (got \(describe(value)))", at: value.mark, source: source)
+            return fallback
+        }
+        guard range.contains(number) else {
+            diag.error(
+                "'\(key)' must be between \(range.lowerBound) and \(range.upperBound) (got \(number))",
+                at: value.mark, source: source)
+            return fallback
+        }
+        return number
+    }
+
+    func double(_ key: String, default fallback: Double, range: ClosedRange<Double>) -> Double {
+        guard let value = node(key) else { return fallback }
+        let tagName = value.tag.description
+        guard value.scalar != nil, tagName == Tag.Name.int.rawValue || tagName == Tag.Name.float.rawValue, let number = value.float,
+            number.isFinite
+        else {
+            diag.error("'\(key)' must be a number (got \(describe(value)))", at: value.mark, source: source)
+            return fallback
+        }
+        guard range.contains(number) else {
+            diag.error(
+                "'\(key)' must be greater than 0 and at most \(formatNumber(range.upperBound)) (got \(formatNumber(number)))",
+                at: value.mark, source: source)
+            return fallback
+        }
+        return number
+    }
+
+    /// Accepts YAML 1.1 booleans (true/false, yes/no, on/off) as Yams resolves them.
+    func bool(_ key: String, default fallback: Bool) -> Bool {
+        guard let value = node(key) else { return fallback }
+        guard value.scalar != nil, let flag = value.bool else {
+            diag.error("'\(key)' must be true or false (got \(describe(value)))", at: value.mark, source: source)
+            return fallback
+        }
+        return flag
+    }
+
+    /// The elements of a sequence value (nil after reporting when it is not a sequence).
+    func sequence(_ key: String, required: Bool) -> [Node]? {
+        guard let value = required ? requireNode(key) : node(key) else { return nil }
+        guard let sequence = value.sequence else {
+            diag.error("'\(key)' must be a list", at: value.mark, source: source)
+            return nil
+        }
+        return Array(sequence)
+    }
+
+    private func describe(_ node: Node) -> String {
+        if let scalar = node.scalar { return "'\(String(scalar.string.prefix(40)))'" }
+        return node.sequence != nil ? "a list" : "a mapping"
+    }
+}
+
+private func formatNumber(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+}
+
+/// Keys that look like they carry credentials; rejected wherever they appear.
+func isSecretKey(_ key: String) -> Bool {
+    let lowered = key.lowercased()
+    let markers = ["database", "db_url", "dsn", "password", "passwd", "secret", "conninfo", "connection_string",
+                   "postgres_url", "pg_url", "api_key", "token"]
+    // A misspelt "database_url" is still a secret that must not sit in the file.
+    return markers.contains { lowered.contains($0) } || closestKey(to: lowered, in: ["database_url"]) != nil
+}
+
+/// A "did you mean" candidate: small edit distance, or one key being a prefix of the other.
+func closestKey(to key: String, in candidates: [String]) -> String? {
+    let lowered = key.lowercased()
+    var best: (key: String, distance: Int)?
+    for candidate in candidates {
+        let distance = editDistance(lowered, candidate)
+        let isPrefix = lowered.count >= 3 && (candidate.hasPrefix(lowered) || lowered.hasPrefix(candidate))
+        let threshold = max(1, min(3, candidate.count / 3))
+        guard distance <= threshold || isPrefix else { continue }
+        let score = isPrefix ? min(distance, threshold) : distance
+        if best == nil || score < best!.distance { best = (candidate, score) }
+    }
+    return best?.key
+}
+
+/// Edit distance counting a swap of neighbours as one edit (optimal string alignment), so
+/// "wrold" is one step from "world". Keys are short, so O(n*m) is fine.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in 0...a.count { table[i][0] = i }
+    for j in 0...b.count { table[0][j] = j }
+    for i in 1...a.count {
+        for j in 1...b.count {
+            let cost = a[i - 1] == b[j - 1] ? 0 : 1
+            table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+            }
+        }
+    }
+    return table[a.count][b.count]
+}

@@ -1,0 +1,44 @@
+/// A category as configured (`feeds.yaml`), synchronised into `categories` by slug.
+public struct CategoryDefinition: Sendable, Equatable {
+    public var slug: String
+    public var name: String
+    public var displayOrder: Int
+
+    public init(slug: String, name: String, displayOrder: Int) {
+        self.slug = slug
+        self.name = name
+        self.displayOrder = displayOrder
+    }
+}
+
+/// A source as configured, synchronised into `sources` by slug.
+public struct SourceDefinition: Sendable, Equatable {
+    public var slug: String
+    public var name: String
+    public var feedURL: String
+    public var websiteURL: String?
+    public var categorySlug: String
+    public var language: String
+    public var fetchIntervalHours: Int
+    public var maxContentLength: Int?
+    public var isActive: Bool
+
+    public init(slug: String, name: String, feedURL: String, websiteURL: String?, categorySlug: String,
+                language: String, fetchIntervalHours: Int, maxContentLength: Int?, isActive: Bool) {
+        self.slug = slug
+        self.name = name
+        self.feedURL = feedURL
+        self.websiteURL = websiteURL
+        self.categorySlug = categorySlug
+        self.language = language
+        self.fetchIntervalHours = fetchIntervalHours
+        self.maxContentLength = maxContentLength
+        self.isActive = isActive
+    }
+}
+
+/// `articles.media_type`: the app knows these two values only.
+public enum MediaType: String, Sendable, Equatable, CaseIterable {
+    case podcast
+    case video
+}

@@ -1,0 +1,19 @@
+import PulseConfig
+import PulseModel
+
+/// The config's view of sources and categories, as the store synchronises them.
+extension PulseConfiguration {
+    var categoryDefinitions: [CategoryDefinition] {
+        // The contract seeds display_order 1...10; the config counts positions from 0.
+        categories.map { CategoryDefinition(slug: $0.slug, name: $0.name, displayOrder: $0.displayOrder + 1) }
+    }
+
+    var sourceDefinitions: [SourceDefinition] {
+        sources.map {
+            SourceDefinition(slug: $0.slug, name: $0.name, feedURL: $0.feedURL, websiteURL: $0.websiteURL,
+                             categorySlug: $0.categorySlug, language: $0.language,
+                             fetchIntervalHours: $0.fetchIntervalHours, maxContentLength: $0.maxContentLength,
+                             isActive: $0.isActive)
+        }
+    }
+}

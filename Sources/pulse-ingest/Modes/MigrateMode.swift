@@ -1,0 +1,54 @@
+import ArticleStore
+import Logging
+import Migrations
+import Postgres
+import PulseConfig
+import PulseModel
+
+/// `--migrate`: apply pending migrations under the advisory lock, then sync sources and
+/// categories from the config.
+struct MigrateMode {
+    let context: RunContext
+
+    func run() async -> Int32 {
+        guard let conninfo = context.environment.databaseURL else {
+            context.fail("DATABASE_URL is not set (a libpq URI or conninfo string)")
+            return ExitStatus.usage
+        }
+        // Migrations run as the session user: SET ROLE service_role would drop the rights to
+        // create roles and schema objects.
+        var settings = ConnectionSettings(conninfo: conninfo, assumeServiceRole: false)
+        settings.statementTimeoutMilliseconds = 0
+        do {
+            let connection = try await PostgresConnection.connect(settings: settings, logger: context.logger)
+            let report = try await Migrator(logger: context.logger).migrate(on: connection)
+            print(Self.describe(report))
+            let sync = try await ArticleStore(connection: connection).synchronize(
+                categories: context.configuration.categoryDefinitions,
+                sources: context.configuration.sourceDefinitions,
+                deactivateUnlisted: context.configuration.pruneUnlisted)
+            print(Self.describe(sync))
+            await connection.close()
+            return ExitStatus.success
+        } catch {
+            context.fail("\(error)")
+            return ExitStatus.unavailable
+        }
+    }
+
+    static func describe(_ report: MigrationReport) -> String {
+        if !report.changedAnything { return "schema: up to date (\(report.alreadyDone.count) migrations)" }
+        var parts: [String] = []
+        if !report.applied.isEmpty { parts.append("applied \(report.applied.map(String.init).joined(separator: ", "))") }
+        if !report.adopted.isEmpty { parts.append("adopted \(report.adopted.map(String.init).joined(separator: ", "))") }
+        return "schema: " + parts.joined(separator: "; ")
+    }
+
+    static func describe(_ sync: SyncReport) -> String {
+        var text = "sources: \(sync.sourcesInserted) new, \(sync.sourcesUpdated) updated, \(sync.sourcesUnchanged) unchanged"
+        if !sync.sourcesDeactivated.isEmpty { text += ", \(sync.sourcesDeactivated.count) deactivated" }
+        if sync.sourcesUnlisted > 0 { text += ", \(sync.sourcesUnlisted) in the database but not in the config" }
+        text += "; categories: \(sync.categoriesInserted) new, \(sync.categoriesUpdated) updated"
+        return text
+    }
+}

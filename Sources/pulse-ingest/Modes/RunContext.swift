@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PulseConfig
+
+/// Exit statuses shared by every mode (sysexits.h where one fits).
+enum ExitStatus {
+    static let success: Int32 = 0
+    static let someFailed: Int32 = 3
+    static let allFailed: Int32 = 4
+    static let usage: Int32 = 64       // EX_USAGE: bad flags or configuration
+    static let dataError: Int32 = 65   // EX_DATAERR: unreadable input document
+    static let unavailable: Int32 = 69 // EX_UNAVAILABLE: database unreachable or failing
+}
+
+/// What every mode starts from: the validated config, the environment, a logger.
+struct RunContext {
+    let configPath: String
+    let configuration: PulseConfiguration
+    let environment: EnvironmentSettings
+    let logger: Logger
+
+    /// Loads and validates the config; prints every problem and exits 64 when it is not usable.
+    init(configPath explicit: String?, logger: Logger) throws {
+        self.logger = logger
+        guard let path = ConfigLoader.resolvePath(explicit: explicit, fileExists: {
+            FileManager.default.fileExists(atPath: $0)
+        }) else {
+            Self.printError(explicit.map { "config file not found: \($0)" }
+                ?? "no config file: looked for \(ConfigLoader.defaultSearchPaths.joined(separator: ", ")); pass --config PATH")
+            throw ExitCode(ExitStatus.usage)
+        }
+        configPath = path
+        do {
+            configuration = try ConfigLoader.load(path: path)
+            environment = try EnvironmentSettings(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            Self.printError("\(error)")
+            throw ExitCode(ExitStatus.usage)
+        }
+    }
+
+    func fail(_ message: String) { Self.printError(message) }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("pulse-ingest: \(message)\n".utf8))
+    }
+}
+

@@ -1,0 +1,56 @@
+import Testing
+import CanonicalURL
+
+// RFC 3986 §5.4 examples, base "http://a/b/c/d;p?q". "g:h" is omitted here (non-http result,
+// tested below as nil).
+@Suite struct URLResolutionTests {
+    static let base = "http://a/b/c/d;p?q"
+
+    @Test(arguments: [
+        // §5.4.1 normal examples
+        ("g", "http://a/b/c/g"), ("./g", "http://a/b/c/g"), ("g/", "http://a/b/c/g/"),
+        ("/g", "http://a/g"), ("//g", "http://g"), ("?y", "http://a/b/c/d;p?y"),
+        ("g?y", "http://a/b/c/g?y"), ("#s", "http://a/b/c/d;p?q#s"), ("g#s", "http://a/b/c/g#s"),
+        ("g?y#s", "http://a/b/c/g?y#s"), (";x", "http://a/b/c/;x"), ("g;x", "http://a/b/c/g;x"),
+        ("g;x?y#s", "http://a/b/c/g;x?y#s"), ("", "http://a/b/c/d;p?q"), (".", "http://a/b/c/"),
+        ("./", "http://a/b/c/"), ("..", "http://a/b/"), ("../", "http://a/b/"), ("../g", "http://a/b/g"),
+        ("../..", "http://a/"), ("../../", "http://a/"), ("../../g", "http://a/g"),
+        // §5.4.2 abnormal examples
+        ("../../../g", "http://a/g"), ("../../../../g", "http://a/g"), ("/./g", "http://a/g"),
+        ("/../g", "http://a/g"), ("g.", "http://a/b/c/g."), (".g", "http://a/b/c/.g"),
+        ("g..", "http://a/b/c/g.."), ("..g", "http://a/b/c/..g"), ("./../g", "http://a/b/g"),
+        ("./g/.", "http://a/b/c/g/"), ("g/./h", "http://a/b/c/g/h"), ("g/../h", "http://a/b/c/h"),
+        ("g;x=1/./y", "http://a/b/c/g;x=1/y"), ("g;x=1/../y", "http://a/b/c/y"),
+        ("g?y/./x", "http://a/b/c/g?y/./x"), ("g?y/../x", "http://a/b/c/g?y/../x"),
+        ("g#s/./x", "http://a/b/c/g#s/./x"), ("g#s/../x", "http://a/b/c/g#s/../x"),
+    ])
+    func rfc3986Examples(_ reference: String, _ expected: String) {
+        #expect(StoredURL.resolve(reference, against: Self.base) == expected)
+    }
+
+    @Test func strictParsingKeepsSchemeOnlyReferencesAbsolute() {
+        // "http:g" is absolute under the strict §5.2.2 rules: no authority, so no http URL results.
+        #expect(StoredURL.resolve("http:g", against: Self.base) == nil)
+        #expect(StoredURL.resolve("g:h", against: Self.base) == nil)
+    }
+
+    @Test func absoluteReferencesReplaceTheBase() {
+        #expect(StoredURL.resolve("https://other.example/x/../y", against: Self.base) == "https://other.example/y")
+        #expect(StoredURL.resolve("  /feed.xml  ", against: "https://news.example/rss/index.html")
+            == "https://news.example/feed.xml")
+        #expect(StoredURL.resolve("//cdn.example/img.png", against: "https://news.example/a") == "https://cdn.example/img.png")
+    }
+
+    @Test func nonWebResultsAndBasesAreRefused() {
+        #expect(StoredURL.resolve("javascript:alert(1)", against: Self.base) == nil)
+        #expect(StoredURL.resolve("mailto:a@b.example", against: Self.base) == nil)
+        #expect(StoredURL.resolve("g", against: "ftp://a/b") == nil)
+        #expect(StoredURL.resolve("g", against: "/relative/base") == nil)
+        #expect(StoredURL.resolve("g", against: "http:///nohost") == nil)
+    }
+
+    @Test func emptyBasePathMergesWithLeadingSlash() {
+        #expect(StoredURL.resolve("g", against: "http://a") == "http://a/g")
+        #expect(StoredURL.resolve("?q=1", against: "http://a") == "http://a?q=1")
+    }
+}

@@ -1,0 +1,2 @@
+import Testing
+extension Tag { @Tag static var integration: Self }

@@ -1,0 +1,111 @@
+import Testing
+
+@testable import PulseConfig
+
+@Suite("environment settings")
+struct EnvironmentSettingsTests {
+    @Test func defaultsWhenNothingIsSet() throws {
+        let settings = try EnvironmentSettings(environment: ["HOME": "/root"])
+        #expect(settings.databaseURL == nil)
+        #expect(settings.statementTimeoutMilliseconds == 30_000)
+        #expect(settings.lockTimeoutMilliseconds == 5_000)
+        #expect(settings.autoMigrate == false)
+        #expect(settings.logLevel == .info)
+        #expect(settings.userAgent == nil)
+        #expect(settings.allowNetworks == nil)
+        #expect(settings.effectiveUserAgent(FetchSettings()) == FetchSettings.defaultUserAgent)
+        let error = #expect(throws: EnvironmentError.self) { try settings.requireDatabaseURL() }
+        #expect(error?.description.hasPrefix("DATABASE_URL is required") == true)
+    }
+
+    @Test func readsEveryVariable() throws {
+        let settings = try EnvironmentSettings(environment: [
+            "DATABASE_URL": "postgresql://writer@db.internal:5432/pulse?sslmode=require",
+            "PULSE_USER_AGENT": "custom/1.0",
+            "PULSE_STATEMENT_TIMEOUT_MS": "15000",
+            "PULSE_LOCK_TIMEOUT_MS": "2000",
+            "PULSE_ALLOW_NETWORKS": "127.0.0.0/8, ::1/128",
+            "PULSE_AUTO_MIGRATE": "1",
+            "PULSE_LOG_LEVEL": "DEBUG",
+        ])
+        #expect(try settings.requireDatabaseURL() == "postgresql://writer@db.internal:5432/pulse?sslmode=require")
+        #expect(settings.database?.isURI == true)
+        #expect(settings.redactedDatabaseURL == "postgresql://writer@db.internal:5432/pulse?sslmode=require")
+        #expect(settings.userAgent == "custom/1.0")
+        #expect(settings.effectiveUserAgent(FetchSettings()) == "custom/1.0")
+        #expect(settings.statementTimeoutMilliseconds == 15_000)
+        #expect(settings.lockTimeoutMilliseconds == 2_000)
+        #expect(settings.allowNetworks == "127.0.0.0/8, ::1/128")
+        #expect(settings.autoMigrate)
+        #expect(settings.logLevel == .debug)
+    }
+
+    @Test(arguments: [
+        ("PULSE_STATEMENT_TIMEOUT_MS", "fast"), ("PULSE_STATEMENT_TIMEOUT_MS", "0"), ("PULSE_LOCK_TIMEOUT_MS", "-1"),
+        ("PULSE_LOCK_TIMEOUT_MS", "99999999999"), ("PULSE_AUTO_MIGRATE", "yes"), ("PULSE_AUTO_MIGRATE", "2"),
+        ("PULSE_LOG_LEVEL", "verbose"), ("PULSE_USER_AGENT", "bad\r\nInjected: 1"), ("DATABASE_URL", "mysql-thing"),
+    ])
+    func invalidValuesNameTheVariable(variable: String, value: String) {
+        let error = #expect(throws: EnvironmentError.self) {
+            try EnvironmentSettings(environment: [variable: value])
+        }
+        #expect(error?.problems.map(\.variable) == [variable])
+        #expect(error?.description.hasPrefix(variable + " ") == true)
+    }
+
+    @Test func allInvalidVariablesAreReportedTogether() {
+        let error = #expect(throws: EnvironmentError.self) {
+            try EnvironmentSettings(environment: ["PULSE_AUTO_MIGRATE": "true", "PULSE_LOG_LEVEL": "loud"])
+        }
+        #expect(Set(error?.problems.map(\.variable) ?? []) == ["PULSE_AUTO_MIGRATE", "PULSE_LOG_LEVEL"])
+    }
+
+    @Test func invalidDatabaseURLMessageDoesNotEchoTheValue() {
+        let error = #expect(throws: EnvironmentError.self) {
+            try EnvironmentSettings(environment: ["DATABASE_URL": "secret-garbage-value"])
+        }
+        #expect(error?.description.contains("secret") == false)
+        #expect(error?.description.contains("DATABASE_URL") == true)
+    }
+
+    /// Every way of printing the settings, which must never reveal `secret`.
+    func renderings(_ settings: EnvironmentSettings) -> [String] {
+        var dumped = ""
+        dump(settings, to: &dumped)
+        var dumpedURL = ""
+        dump(settings.database, to: &dumpedURL)
+        return [
+            settings.description, settings.debugDescription, String(describing: settings), String(reflecting: settings),
+            "\(settings)", dumped, dumpedURL, settings.redactedDatabaseURL ?? "",
+            String(describing: settings.database), "\(settings.database!)",
+            String(reflecting: settings.database!),
+        ]
+    }
+
+    @Test(arguments: [
+        ("postgres://u:secret@h/db", "postgres://u:***@h/db"),
+        ("postgresql://u:secret@h:5432/db?sslmode=require", "postgresql://u:***@h:5432/db?sslmode=require"),
+        ("postgres://u@h/db?password=secret&sslmode=verify-full", "postgres://u@h/db?password=***&sslmode=verify-full"),
+        ("postgres://u:se@cr/et@h/db", "postgres://u:***@h/db"),
+        ("password=secret host=h dbname=db", "password=*** host=h dbname=db"),
+        ("host=h user=u password = 'sec ret\\' secret' dbname=db", "host=h user=u password=*** dbname=db"),
+        ("host=h sslpassword=secret", "host=h sslpassword=***"),
+    ])
+    func passwordsAreRedactedEverywhere(raw: String, redacted: String) throws {
+        let settings = try EnvironmentSettings(environment: ["DATABASE_URL": raw])
+        #expect(settings.redactedDatabaseURL == redacted)
+        #expect(settings.databaseURL == raw)
+        #expect(settings.database?.connectionString == raw)
+        for text in renderings(settings) {
+            #expect(!text.contains("secret"), "leaked in: \(text)")
+            #expect(!text.contains("cr/et"), "leaked in: \(text)")
+        }
+        #expect(settings.description.contains("DATABASE_URL=\(redacted)"))
+    }
+
+    @Test func malformedConninfoIsRejected() {
+        #expect(throws: EnvironmentError.self) {
+            try EnvironmentSettings(environment: ["DATABASE_URL": "host=h password='unterminated"])
+        }
+    }
+}
