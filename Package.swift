@@ -5,7 +5,7 @@ import PackageDescription
 
 let package = Package(
     name: "pulse-ingest",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "pulse-ingest", targets: ["pulse-ingest"]),
     ],
@@ -17,6 +17,8 @@ let package = Package(
     ],
     targets: [
         // Thin C shims: module maps only (plus typed forwarders for curl's variadic calls).
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
 
@@ -28,6 +30,11 @@ let package = Package(
         .target(name: "AddressPolicy"),
         // URL canonicalisation bit-compatible with the old Go worker, and stored-URL rules.
         .target(name: "CanonicalURL", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // libcurl's multi interface on one thread: caps, redirects re-checked, SSRF guard at connect.
+        .target(name: "HTTPFetcher", dependencies: [
+            "CCurl", "AddressPolicy",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // libpq behind a small async API, one dedicated thread per connection.
         .target(name: "Postgres", dependencies: [
             "CLibPQ",
@@ -44,6 +51,9 @@ let package = Package(
             "Postgres", "PulseModel", "CanonicalURL", "AddressPolicy",
         ]),
 
+        // A tiny HTTP server bound to 127.0.0.1 for tests, the demo and the benchmark's feed farm.
+        .target(name: "LoopbackHTTPServer"),
+
         .executableTarget(name: "pulse-ingest", dependencies: [
             "Postgres", "Migrations", "ArticleStore", "PulseModel", "PulseConfig",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -51,6 +61,7 @@ let package = Package(
         ]),
 
         .testTarget(name: "AddressPolicyTests", dependencies: ["AddressPolicy"]),
+        .testTarget(name: "HTTPFetcherTests", dependencies: ["HTTPFetcher", "AddressPolicy", "CCurl", "LoopbackHTTPServer"]),
         .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig"]),
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
         .testTarget(name: "PostgresTests", dependencies: [

@@ -1,6 +1,7 @@
 /// Politeness bookkeeping for the event loop: at most `perHostConnections` transfers in flight per
 /// host and request starts spaced `1 / requestsPerSecond` apart per host. Not thread-safe: it is
-/// owned and used only by the curl loop thread.
+/// owned and used only by the curl loop thread. Hosts are keyed by name without the port: politeness
+/// is owed to the server, whichever port its feeds are on.
 struct HostLimiter {
     typealias Instant = ContinuousClock.Instant
 
@@ -29,9 +30,19 @@ struct HostLimiter {
 
     func inFlight(for host: String) -> Int { active[host, default: 0] }
 
+    /// Hosts with a spacing record (for tests of the pruning).
+    var trackedHosts: Int { lastStart.count }
+
     mutating func started(_ host: String, at instant: Instant) {
         active[host, default: 0] += 1
         lastStart[host] = instant
+        if lastStart.count > 4096 { forgetIdle(now: instant) }
+    }
+
+    /// Drops spacing records that no longer hold anything back.
+    private mutating func forgetIdle(now: Instant) {
+        let interval = minimumInterval
+        lastStart = lastStart.filter { host, last in active[host] != nil || now - last < interval }
     }
 
     mutating func finished(_ host: String, now: Instant) {

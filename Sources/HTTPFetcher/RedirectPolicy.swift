@@ -34,6 +34,10 @@ enum RedirectPolicy {
               let normalised = part(handle, CURLUPART_URL)
         else { throw .other(code: Int(CURLE_URL_MALFORMAT.rawValue), message: "URL has no host: \(url)") }
 
+        // A zone id ties an address to one of our interfaces; no feed URL has a reason to carry one.
+        if part(handle, CURLUPART_ZONEID) != nil {
+            throw .blockedAddress(ip: host, reason: "IPv6 zone ids are not allowed")
+        }
         if let literal = AddressPolicy.literalAddress(inHost: host),
            case .blocked(let reason) = AddressPolicy.verdict(for: literal, allowing: exempt) {
             throw .blockedAddress(ip: literal.description, reason: reason)

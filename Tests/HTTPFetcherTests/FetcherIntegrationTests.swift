@@ -1,3 +1,4 @@
+import LoopbackHTTPServer
 import AddressPolicy
 import CCurl
 import Foundation
@@ -28,11 +29,11 @@ func failure(_ fetcher: HTTPFetcher, _ request: FetchRequest) async -> FetchErro
 
 @Suite(.tags(.integration))
 struct FetcherIntegrationTests {
-    let server: TestHTTPServer
+    let server: LoopbackHTTPServer
     let fetcher: HTTPFetcher
 
     init() throws {
-        server = try TestHTTPServer(routes: Routes.all)
+        server = try LoopbackHTTPServer(routes: Routes.all)
         fetcher = HTTPFetcher(configuration: localConfiguration())
     }
 

@@ -1,3 +1,4 @@
+import LoopbackHTTPServer
 import AddressPolicy
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ import Glibc
 @Suite(.tags(.integration))
 struct PolitenessIntegrationTests {
     @Test func perHostConnectionLimitHoldsAcrossSources() async throws {
-        let server = try TestHTTPServer(routes: Routes.all)
+        let server = try LoopbackHTTPServer(routes: Routes.all)
         var configuration = localConfiguration()
         configuration.perHostConnections = 2
         let fetcher = HTTPFetcher(configuration: configuration)
@@ -31,7 +32,7 @@ struct PolitenessIntegrationTests {
     }
 
     @Test func requestsPerSecondSpacesStartsOnOneHost() async throws {
-        let server = try TestHTTPServer(routes: Routes.all)
+        let server = try LoopbackHTTPServer(routes: Routes.all)
         var configuration = localConfiguration()
         configuration.perHostRequestsPerSecond = 5 // one start per 200 ms
         let fetcher = HTTPFetcher(configuration: configuration)
@@ -51,7 +52,7 @@ struct PolitenessIntegrationTests {
     }
 
     @Test func lowSpeedTransferIsAborted() async throws {
-        let server = try TestHTTPServer(routes: Routes.all)
+        let server = try LoopbackHTTPServer(routes: Routes.all)
         var configuration = localConfiguration()
         configuration.lowSpeedLimit = 1000
         configuration.lowSpeedTime = .seconds(1)
@@ -60,7 +61,7 @@ struct PolitenessIntegrationTests {
     }
 
     @Test func totalTimeoutIsEnforced() async throws {
-        let server = try TestHTTPServer(routes: Routes.all)
+        let server = try LoopbackHTTPServer(routes: Routes.all)
         var configuration = localConfiguration()
         configuration.lowSpeedLimit = 0
         configuration.totalTimeout = .seconds(1)
@@ -70,7 +71,7 @@ struct PolitenessIntegrationTests {
 
     @Test func closedPortIsRefused() async throws {
         // Bind an ephemeral port and close it again so nothing listens there.
-        let server = try TestHTTPServer(routes: [:])
+        let server = try LoopbackHTTPServer(routes: [:])
         let port = server.port
         server.stop()
         let fetcher = HTTPFetcher(configuration: localConfiguration())
@@ -80,9 +81,9 @@ struct PolitenessIntegrationTests {
 
 @Suite(.tags(.integration))
 struct AddressGuardIntegrationTests {
-    let server: TestHTTPServer
+    let server: LoopbackHTTPServer
 
-    init() throws { server = try TestHTTPServer(routes: Routes.all) }
+    init() throws { server = try LoopbackHTTPServer(routes: Routes.all) }
 
     @Test func loopbackIsRefusedWithoutTheTestSwitch() async {
         let fetcher = HTTPFetcher(configuration: localConfiguration(loopback: false))

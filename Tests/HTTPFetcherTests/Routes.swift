@@ -1,3 +1,4 @@
+import LoopbackHTTPServer
 import Foundation
 
 /// The canned routes every integration test server serves.
@@ -14,7 +15,7 @@ enum Routes {
         return formatter.string(from: date)
     }
 
-    static let all: [String: TestHTTPServer.Route] = [
+    static let all: [String: LoopbackHTTPServer.Route] = [
         "/plain": { _, c, _ in
             c.respond(200, headers: [
                 ("Content-Type", "text/plain; charset=iso-8859-1"), ("ETag", "\"v1\""),

@@ -29,6 +29,25 @@ struct HostLimiterTests {
     }
 }
 
+extension HostLimiterTests {
+    @Test func idleHostsAreForgotten() {
+        var limiter = HostLimiter(perHostConnections: 1, requestsPerSecond: 1)
+        let t0 = ContinuousClock.now
+        for i in 0..<5000 {
+            limiter.started("h\(i)", at: t0)
+            limiter.finished("h\(i)", now: t0)
+        }
+        #expect(limiter.trackedHosts == 5000)
+        let later = t0 + .seconds(2)
+        limiter.started("fresh", at: later)
+        // Starting a request pruned every host whose interval had passed.
+        #expect(limiter.trackedHosts == 1)
+        limiter.finished("fresh", now: later)
+        #expect(limiter.earliestStart(for: "h1", now: later) == later)
+        #expect(limiter.earliestStart(for: "fresh", now: later) == later + .seconds(1))
+    }
+}
+
 struct HeaderValueTests {
     let limit = Duration.seconds(86_400)
 
@@ -85,6 +104,13 @@ struct RedirectPolicyTests {
                       ("1http://x", nil), ("no-scheme", nil), ("//host/path", nil)] as [(String, String?)])
     func readsTheScheme(url: String, scheme: String?) {
         #expect(RedirectPolicy.scheme(of: url) == scheme)
+    }
+
+    @Test func zoneIDsAreRefusedEvenOnPublicAddresses() {
+        #expect(throws: FetchError.blockedAddress(ip: "[2001:4860::1]", reason: "IPv6 zone ids are not allowed")) {
+            try RedirectPolicy.validate("http://[2001:4860::1%25eth0]/", exempt: [])
+        }
+        #expect(throws: Never.self) { try RedirectPolicy.validate("http://[2001:4860::1]/", exempt: []) }
     }
 
     @Test func exemptionsApplyToLiterals() throws {

@@ -4,24 +4,26 @@ import Synchronization
 import Glibc
 #endif
 
-/// A deliberately small HTTP/1.1 server for the integration tests: it listens on 127.0.0.1 on an
-/// ephemeral port, serves each connection on its own thread, answers one request per connection
-/// (`Connection: close`) and routes by path to canned behaviours.
-final class TestHTTPServer: Sendable {
-    struct Request: Sendable {
-        let method: String
-        let path: String
+/// A deliberately small HTTP/1.1 server for integration tests, the demo and the benchmark's feed
+/// farm: it listens on 127.0.0.1 only, on an ephemeral port, serves each connection on its own
+/// thread, answers one request per connection (`Connection: close`) and routes by path to canned
+/// behaviours. Hand-written: the packages here offer no server without SwiftNIO's build cost, and
+/// tests need byte-level control (trickling, lying headers, bombs).
+public final class LoopbackHTTPServer: Sendable {
+    public struct Request: Sendable {
+        public let method: String
+        public let path: String
         /// Lowercased names.
-        let headers: [String: String]
-        let rawHead: String
+        public let headers: [String: String]
+        public let rawHead: String
     }
 
     /// Lets a route write to its connection.
-    struct Connection {
-        let fd: Int32
+    public struct Connection {
+        public let fd: Int32
 
         @discardableResult
-        func write(_ bytes: [UInt8]) -> Bool {
+        public func write(_ bytes: [UInt8]) -> Bool {
             var offset = 0
             while offset < bytes.count {
                 let sent = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -32,7 +34,7 @@ final class TestHTTPServer: Sendable {
         }
 
         @discardableResult
-        func respond(_ status: Int, _ reason: String = "OK", headers: [(String, String)] = [], body: [UInt8] = [],
+        public func respond(_ status: Int, _ reason: String = "OK", headers: [(String, String)] = [], body: [UInt8] = [],
                      contentLength: Int? = nil) -> Bool {
             var head = "HTTP/1.1 \(status) \(reason)\r\nConnection: close\r\n"
             for (name, value) in headers { head += "\(name): \(value)\r\n" }
@@ -42,24 +44,24 @@ final class TestHTTPServer: Sendable {
         }
     }
 
-    typealias Route = @Sendable (Request, Connection, TestHTTPServer) -> Void
+    public typealias Route = @Sendable (Request, Connection, LoopbackHTTPServer) -> Void
 
-    struct Stats {
-        var hits: [String: Int] = [:]
-        var current = 0
-        var maxConcurrent = 0
-        var arrivals: [ContinuousClock.Instant] = []
+    public struct Stats {
+        public var hits: [String: Int] = [:]
+        public var current = 0
+        public var maxConcurrent = 0
+        public var arrivals: [ContinuousClock.Instant] = []
     }
 
-    let port: Int
+    public let port: Int
     private let listener: Int32
     private let routes: [String: Route]
     private let stopped = Atomic<Bool>(false)
-    let stats = Mutex(Stats())
+    public let stats = Mutex(Stats())
 
     /// `routes` is keyed by path without the query; the longest matching prefix ending in "/" also
     /// matches (so "/redirect/" serves "/redirect/3").
-    init(routes: [String: Route]) throws {
+    public init(routes: [String: Route]) throws {
         self.routes = routes
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServerError.socket }
@@ -83,13 +85,13 @@ final class TestHTTPServer: Sendable {
         acceptThread.start()
     }
 
-    enum ServerError: Error { case socket, bind }
+    public enum ServerError: Error { case socket, bind }
 
-    var base: String { "http://127.0.0.1:\(port)" }
+    public var base: String { "http://127.0.0.1:\(port)" }
 
-    func hits(_ path: String) -> Int { stats.withLock { $0.hits[path, default: 0] } }
+    public func hits(_ path: String) -> Int { stats.withLock { $0.hits[path, default: 0] } }
 
-    func stop() {
+    public func stop() {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
@@ -149,6 +151,6 @@ final class TestHTTPServer: Sendable {
     }
 
     /// Marks a request as running for the concurrency routes.
-    func enter() { stats.withLock { $0.current += 1; $0.maxConcurrent = max($0.maxConcurrent, $0.current) } }
-    func leave() { stats.withLock { $0.current -= 1 } }
+    public func enter() { stats.withLock { $0.current += 1; $0.maxConcurrent = max($0.maxConcurrent, $0.current) } }
+    public func leave() { stats.withLock { $0.current -= 1 } }
 }

@@ -1,0 +1,70 @@
+import Foundation
+
+/// What happened to one source in a pass.
+public struct SourceOutcome: Sendable, Equatable {
+    public enum Result: Sendable, Equatable {
+        /// Fetched and parsed; rows were written (possibly none new).
+        case updated
+        /// 304: nothing changed since the stored validators.
+        case notModified
+        /// Fetch or parse failed; the message is one line for operators.
+        case failed(String)
+    }
+
+    public var slug: String
+    public var result: Result
+    /// Items in the document (after the parser's own drops).
+    public var itemsSeen = 0
+    public var inserted = 0
+    public var duplicates = 0
+    /// Dropped by the parser (no title, unsafe link) or refused by the store's rules.
+    public var dropped = 0
+    /// Published before the retention window.
+    public var tooOld = 0
+    public var recovered = false
+    public var bytes = 0
+    public var duration: Duration = .zero
+
+    public init(slug: String, result: Result) {
+        self.slug = slug
+        self.result = result
+    }
+
+    public var failed: Bool { if case .failed = result { true } else { false } }
+
+    /// One line per source for `--once`.
+    public var line: String {
+        let seconds = String(format: "%.2fs", Double(duration.components.seconds)
+            + Double(duration.components.attoseconds) / 1e18)
+        switch result {
+        case .failed(let message):
+            return "FAIL  \(slug): \(message) (\(seconds))"
+        case .notModified:
+            return "304   \(slug): not modified (\(seconds))"
+        case .updated:
+            var text = "OK    \(slug): \(itemsSeen) items, \(inserted) new, \(duplicates) known"
+            if dropped > 0 { text += ", \(dropped) dropped" }
+            if tooOld > 0 { text += ", \(tooOld) older than retention" }
+            if recovered { text += ", recovered from malformed XML" }
+            return text + " (\(seconds))"
+        }
+    }
+}
+
+/// The totals of one pass.
+public struct PassSummary: Sendable, Equatable {
+    public var outcomes: [SourceOutcome] = []
+    public var interrupted = false
+
+    public init() {}
+
+    public var failedCount: Int { outcomes.filter(\.failed).count }
+    public var inserted: Int { outcomes.reduce(0) { $0 + $1.inserted } }
+    public var itemsSeen: Int { outcomes.reduce(0) { $0 + $1.itemsSeen } }
+
+    public var line: String {
+        let notModified = outcomes.filter { $0.result == .notModified }.count
+        return "total: \(outcomes.count) sources, \(failedCount) failed, \(notModified) not modified, "
+            + "\(itemsSeen) items, \(inserted) new" + (interrupted ? " (interrupted)" : "")
+    }
+}
