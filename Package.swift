@@ -19,6 +19,8 @@ let package = Package(
         // Thin C shims: module maps only (plus typed forwarders for curl's variadic calls).
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+                       providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
 
@@ -35,6 +37,8 @@ let package = Package(
             "CCurl", "AddressPolicy",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // RSS/Atom with libxml2's streaming reader: formats, extensions, encodings, hostile-input guards.
+        .target(name: "FeedParser", dependencies: ["CLibXML2"]),
         // libpq behind a small async API, one dedicated thread per connection.
         .target(name: "Postgres", dependencies: [
             "CLibPQ",
@@ -51,11 +55,17 @@ let package = Package(
             "Postgres", "PulseModel", "CanonicalURL", "AddressPolicy",
         ]),
 
+        // One fetch pass: fetch -> parse -> store, with fetch state and a fetch_logs row.
+        .target(name: "Ingestion", dependencies: [
+            "ArticleStore", "FeedParser", "HTTPFetcher", "Postgres", "PulseModel",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // A tiny HTTP server bound to 127.0.0.1 for tests, the demo and the benchmark's feed farm.
         .target(name: "LoopbackHTTPServer"),
 
         .executableTarget(name: "pulse-ingest", dependencies: [
-            "Postgres", "Migrations", "ArticleStore", "PulseModel", "PulseConfig",
+            "Postgres", "Migrations", "ArticleStore", "PulseModel", "PulseConfig", "Ingestion",
+            "FeedParser", "HTTPFetcher", "AddressPolicy",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -64,8 +74,10 @@ let package = Package(
         .testTarget(name: "HTTPFetcherTests", dependencies: ["HTTPFetcher", "AddressPolicy", "CCurl", "LoopbackHTTPServer"]),
         .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig"]),
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
+        // Everything that needs the real PostgreSQL, including `--once` end to end.
         .testTarget(name: "PostgresTests", dependencies: [
-            "Postgres", "Migrations", "ArticleStore", "PulseModel",
+            "Postgres", "Migrations", "ArticleStore", "PulseModel", "Ingestion", "HTTPFetcher",
+            "LoopbackHTTPServer",
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["Fixtures"]),
     ]

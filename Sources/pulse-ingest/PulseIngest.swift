@@ -1,6 +1,9 @@
+import AddressPolicy
 import ArgumentParser
+import FeedParser
 import Foundation
 import Logging
+import PulseConfig
 
 /// The command line. Modes are flags, as operators type them; wiring lives in `Modes/`.
 @main
@@ -31,6 +34,29 @@ struct PulseIngest: AsyncParsableCommand {
     @Flag(name: .customLong("check-config"), help: "Validate the config, print a summary, then exit.")
     var checkConfig = false
 
+    @Flag(name: .customLong("dump-feed"), help: ArgumentHelp(
+        "Parse the feed documents given as arguments (paths or URLs) and print JSON; no database.",
+        discussion: "Several inputs print one JSON object per line, in order."))
+    var dumpFeed = false
+
+    @Argument(help: ArgumentHelp("Inputs for --dump-feed: file paths or http(s) URLs.", valueName: "path-or-url"))
+    var inputs: [String] = []
+
+    @Option(name: .customLong("source"), help: ArgumentHelp(
+        "With --once: only this source (repeatable).", valueName: "slug"))
+    var sourceSlugs: [String] = []
+
+    @Option(name: .customLong("base-url"), help: "With --dump-feed: resolve relative links against this URL.")
+    var baseURL: String?
+
+    @Option(name: .customLong("content-type"), help: "With --dump-feed: the HTTP Content-Type to assume (charset).")
+    var contentType: String?
+
+    @Option(name: .customLong("allow-networks"), help: ArgumentHelp(
+        "Exempt these ranges from the SSRF guard (intranet feeds); also PULSE_ALLOW_NETWORKS.",
+        valueName: "cidr[,cidr...]"))
+    var allowNetworks: String?
+
     @Option(name: .customLong("config"), help: ArgumentHelp(
         "Path to feeds.yaml.", discussion: "Default: ./feeds.yaml, then /etc/pulse-ingest/feeds.yaml.",
         valueName: "path"))
@@ -40,9 +66,17 @@ struct PulseIngest: AsyncParsableCommand {
     var logLevel: Logger.Level = .info
 
     func validate() throws {
-        let modes = [once, backfill, prune, migrate, checkConfig].filter { $0 }.count
+        let modes = [once, backfill, prune, migrate, checkConfig, dumpFeed].filter { $0 }.count
         if modes > 1 {
-            throw ValidationError("choose one mode: --once, --backfill, --prune, --migrate or --check-config")
+            throw ValidationError("choose one mode: --once, --backfill, --prune, --migrate, --check-config or --dump-feed")
+        }
+        if dumpFeed && inputs.isEmpty { throw ValidationError("--dump-feed needs at least one path or URL") }
+        if !dumpFeed && !inputs.isEmpty {
+            throw ValidationError("unexpected argument '\(inputs[0])' (paths and URLs go with --dump-feed)")
+        }
+        if !sourceSlugs.isEmpty && !once { throw ValidationError("--source goes with --once") }
+        if (baseURL != nil || contentType != nil) && !dumpFeed {
+            throw ValidationError("--base-url and --content-type go with --dump-feed")
         }
     }
 
@@ -54,6 +88,15 @@ struct PulseIngest: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "pulse-ingest")
+        let networks = try allowedNetworks(logger: logger)
+        if dumpFeed {
+            let status = await DumpFeedMode(
+                inputs: inputs, baseURL: baseURL, contentType: contentType, options: FeedParserOptions(),
+                fetcherConfiguration: PulseConfiguration().fetcherConfiguration(
+                    userAgent: nil, allowedNetworks: networks)).run()
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         let context = try RunContext(configPath: configPath, logger: logger)
 
         let status: Int32
@@ -61,12 +104,29 @@ struct PulseIngest: AsyncParsableCommand {
             status = CheckConfigMode(context: context).run()
         } else if migrate {
             status = await MigrateMode(context: context).run()
+        } else if once {
+            status = await OnceMode(context: context, slugs: sourceSlugs,
+                                    fetcherConfiguration: context.configuration.fetcherConfiguration(
+                                        userAgent: context.environment.userAgent, allowedNetworks: networks)).run()
         } else {
-            let mode = once ? "--once" : backfill ? "--backfill" : prune ? "--prune" : "the service mode"
+            let mode = backfill ? "--backfill" : prune ? "--prune" : "the service mode"
             context.fail("\(mode) is not yet available in this build")
             status = ExitStatus.usage
         }
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// `--allow-networks`, else PULSE_ALLOW_NETWORKS: the only way to exempt ranges from the SSRF
+    /// guard, so it is logged loudly.
+    func allowedNetworks(logger: Logger) throws -> [CIDR] {
+        guard let text = allowNetworks ?? ProcessInfo.processInfo.environment["PULSE_ALLOW_NETWORKS"],
+              !text.isEmpty else { return [] }
+        guard let networks = CIDR.parseList(text) else {
+            throw ValidationError("--allow-networks / PULSE_ALLOW_NETWORKS: '\(text)' is not a comma-separated list of CIDRs")
+        }
+        logger.warning("SSRF guard relaxed by operator opt-in: fetching from these networks is allowed",
+                       metadata: ["networks": "\(networks.map(\.description).joined(separator: ","))"])
+        return networks
     }
 }
 

@@ -1,3 +1,6 @@
+import AddressPolicy
+import FeedParser
+import HTTPFetcher
 import PulseConfig
 import PulseModel
 
@@ -15,5 +18,25 @@ extension PulseConfiguration {
                              fetchIntervalHours: $0.fetchIntervalHours, maxContentLength: $0.maxContentLength,
                              isActive: $0.isActive)
         }
+    }
+}
+
+extension PulseConfiguration {
+    var parserOptions: FeedParserOptions {
+        FeedParserOptions(maxItems: fetch.maxItemsPerFeed, maxContentLength: defaults.maxContentLength)
+    }
+
+    func fetcherConfiguration(userAgent: String?, allowedNetworks: [CIDR]) -> FetcherConfiguration {
+        var configuration = FetcherConfiguration()
+        configuration.connectTimeout = .seconds(fetch.connectTimeoutSeconds)
+        configuration.totalTimeout = .seconds(fetch.totalTimeoutSeconds)
+        configuration.lowSpeedLimit = fetch.lowSpeedBytesPerSecond
+        configuration.lowSpeedTime = .seconds(fetch.lowSpeedSeconds)
+        configuration.userAgent = userAgent ?? fetch.userAgent
+        configuration.globalConcurrency = fetch.maxConcurrentFetches
+        configuration.perHostConnections = fetch.maxPerHost
+        configuration.perHostRequestsPerSecond = fetch.perHostRequestsPerSecond
+        configuration.allowedNetworks = allowedNetworks
+        return configuration
     }
 }

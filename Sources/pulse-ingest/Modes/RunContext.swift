@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Postgres
 import PulseConfig
 
 /// Exit statuses shared by every mode (sysexits.h where one fits).
@@ -41,6 +42,13 @@ struct RunContext {
     }
 
     func fail(_ message: String) { Self.printError(message) }
+
+    /// How the ingest modes connect: session timeouts from the environment, as `service_role`.
+    func connectionSettings(_ conninfo: String) -> ConnectionSettings {
+        ConnectionSettings(conninfo: conninfo,
+                           statementTimeoutMilliseconds: environment.statementTimeoutMilliseconds,
+                           lockTimeoutMilliseconds: environment.lockTimeoutMilliseconds)
+    }
 
     static func printError(_ message: String) {
         FileHandle.standardError.write(Data("pulse-ingest: \(message)\n".utf8))

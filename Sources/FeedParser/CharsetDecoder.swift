@@ -1,0 +1,264 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns feed bytes into UTF-8 for libxml2 (which then runs with XML_PARSE_IGNORE_ENC).
+///
+/// Order of evidence: byte-order mark, then the bytes themselves (valid UTF-8 wins over any label,
+/// because a Latin-1 or windows-125x text that happens to be valid multi-byte UTF-8 is vanishingly
+/// rare while mislabelled UTF-8 is common), then the XML declaration, then the HTTP charset.
+/// Labels in the ISO-8859-1 family decode as windows-1252 (its superset, which is what such feeds
+/// really contain); UTF-8 with stray bytes is repaired by reading each bad byte as windows-1252.
+/// XML-illegal C0 controls are dropped. Everything else goes through iconv.
+/// Hand-written because the two hot cases (UTF-8 validation, windows-1252) must be fast and must
+/// never fail; iconv covers the long tail.
+struct DecodedInput {
+    /// nil: the original buffer from `offset` is already clean UTF-8 (no copy made).
+    var transcoded: [UInt8]?
+    var offset: Int
+    var encoding: String
+    var repaired: Bool
+}
+
+enum CharsetDecoder {
+    static func decode(_ input: UnsafeBufferPointer<UInt8>, contentType: String?) -> DecodedInput {
+        let n = input.count
+        func at(_ i: Int) -> UInt8 { i < n ? input[i] : 0xAA }
+        // 1. Byte-order marks and BOM-less UTF-16.
+        if at(0) == 0xEF, at(1) == 0xBB, at(2) == 0xBF { return utf8(input, offset: 3) }
+        if at(0) == 0xFF, at(1) == 0xFE {
+            let wide = n >= 4 && at(2) == 0 && at(3) == 0
+            return viaIconv(input, offset: wide ? 4 : 2, charset: wide ? "utf-32le" : "utf-16le")
+        }
+        if at(0) == 0, at(1) == 0, at(2) == 0xFE, at(3) == 0xFF { return viaIconv(input, offset: 4, charset: "utf-32be") }
+        if at(0) == 0xFE, at(1) == 0xFF { return viaIconv(input, offset: 2, charset: "utf-16be") }
+        if at(0) == 0x3C, at(1) == 0, at(2) == 0x3F, at(3) == 0 { return viaIconv(input, offset: 0, charset: "utf-16le") }
+        if at(0) == 0, at(1) == 0x3C, at(2) == 0, at(3) == 0x3F { return viaIconv(input, offset: 0, charset: "utf-16be") }
+
+        let declared = xmlDeclCharset(input)
+        let http = contentType.flatMap(httpCharset)
+        let label = declared ?? http ?? "utf-8"
+        // 7-bit encodings whose bytes are valid ASCII but still need decoding.
+        if label.hasPrefix("iso-2022") || label == "utf-7" || label == "hz-gb-2312" {
+            return viaIconv(input, offset: 0, charset: label)
+        }
+        let scan = scanUTF8(input)
+        if scan.valid {
+            return scan.controls ? repairUTF8(input, offset: 0, encoding: "utf-8")
+                                 : DecodedInput(transcoded: nil, offset: 0, encoding: "utf-8", repaired: false)
+        }
+        // Not valid UTF-8: trust the labels, the document's own first.
+        let nonUTF8 = [declared, http].compactMap { $0 }.first { !isUTF8Label($0) }
+        guard let charset = nonUTF8 else { return repairUTF8(input, offset: 0, encoding: "utf-8") }
+        if isLatin1Family(charset) { return windows1252(input) }
+        return viaIconv(input, offset: 0, charset: charset)
+    }
+
+    static func isUTF8Label(_ s: String) -> Bool { s == "utf-8" || s == "utf8" || s == "unicode-1-1-utf-8" }
+
+    static func isLatin1Family(_ s: String) -> Bool {
+        ["iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1", "us-ascii", "ascii",
+         "windows-1252", "cp1252", "x-cp1252", "cp819", "ibm819", "iso-ir-100"].contains(s)
+    }
+
+    // MARK: Labels
+
+    /// `charset` parameter of a Content-Type header, lowercased, quotes removed.
+    static func httpCharset(_ contentType: String) -> String? {
+        for part in contentType.split(separator: ";").dropFirst() {
+            let kv = part.split(separator: "=", maxSplits: 1)
+            guard kv.count == 2, kv[0].trimmingSpaces().lowercased() == "charset" else { continue }
+            let v = kv[1].trimmingSpaces().trimmingCharacters(in: "\"'").lowercased()
+            return v.isEmpty || v.count > 40 ? nil : v
+        }
+        return nil
+    }
+
+    /// `encoding="..."` from an XML declaration at the very start of the bytes.
+    static func xmlDeclCharset(_ input: UnsafeBufferPointer<UInt8>) -> String? {
+        let limit = min(input.count, 512)
+        guard limit > 5, input[0] == 0x3C, input[1] == 0x3F else { return nil }
+        var end = 2
+        while end + 1 < limit, !(input[end] == 0x3F && input[end + 1] == 0x3E) { end += 1 }
+        let decl = String(decoding: UnsafeBufferPointer(rebasing: input[0..<end]), as: UTF8.self)
+        guard let r = decl.range(of: "encoding") else { return nil }
+        var rest = decl[r.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        rest = rest.dropFirst()
+        let value = rest.prefix { $0 != quote }.lowercased()
+        return value.isEmpty || value.count > 40 ? nil : value
+    }
+
+    // MARK: UTF-8
+
+    /// Validity (no overlongs, surrogates or > U+10FFFF) and presence of XML-illegal C0 controls.
+    static func scanUTF8(_ s: UnsafeBufferPointer<UInt8>) -> (valid: Bool, controls: Bool) {
+        var i = 0, controls = false
+        let n = s.count
+        while i < n {
+            let b = s[i]
+            if b < 0x80 {
+                if b < 0x20, b != 0x09, b != 0x0A, b != 0x0D { controls = true }
+                i += 1
+                continue
+            }
+            let len = sequenceLength(s, i)
+            if len == 0 { return (false, controls) }
+            i += len
+        }
+        return (true, controls)
+    }
+
+    /// Length of the valid UTF-8 sequence starting at `i` (lead byte >= 0x80), or 0.
+    @inline(__always)
+    static func sequenceLength(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
+        let n = s.count, b = s[i]
+        @inline(__always) func cont(_ k: Int) -> Bool { k < n && s[k] & 0xC0 == 0x80 }
+        switch b {
+        case 0xC2...0xDF: return cont(i + 1) ? 2 : 0
+        case 0xE0...0xEF:
+            guard cont(i + 1), cont(i + 2) else { return 0 }
+            let b1 = s[i + 1]
+            if b == 0xE0 && b1 < 0xA0 { return 0 }   // overlong
+            if b == 0xED && b1 >= 0xA0 { return 0 }  // surrogate
+            return 3
+        case 0xF0...0xF4:
+            guard cont(i + 1), cont(i + 2), cont(i + 3) else { return 0 }
+            let b1 = s[i + 1]
+            if b == 0xF0 && b1 < 0x90 { return 0 }
+            if b == 0xF4 && b1 >= 0x90 { return 0 }
+            return 4
+        default: return 0
+        }
+    }
+
+    static func repairUTF8(_ s: UnsafeBufferPointer<UInt8>, offset: Int, encoding: String) -> DecodedInput {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.count + 64)
+        var i = offset, repaired = false
+        while i < s.count {
+            let b = s[i]
+            if b < 0x80 {
+                if b < 0x20, b != 0x09, b != 0x0A, b != 0x0D { repaired = true } else { out.append(b) }
+                i += 1
+                continue
+            }
+            let len = sequenceLength(s, i)
+            if len == 0 {
+                appendScalar(cp1252(b), to: &out)
+                repaired = true
+                i += 1
+            } else {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: s[i..<(i + len)]))
+                i += len
+            }
+        }
+        return DecodedInput(transcoded: out, offset: 0, encoding: encoding, repaired: repaired)
+    }
+
+    static func utf8(_ s: UnsafeBufferPointer<UInt8>, offset: Int) -> DecodedInput {
+        let rest = UnsafeBufferPointer(rebasing: s[offset...])
+        let scan = scanUTF8(rest)
+        if scan.valid && !scan.controls {
+            return DecodedInput(transcoded: nil, offset: offset, encoding: "utf-8", repaired: false)
+        }
+        return repairUTF8(s, offset: offset, encoding: "utf-8")
+    }
+
+    // MARK: windows-1252
+
+    /// windows-1252's 0x80-0x9F row; 0 marks the five undefined bytes (dropped).
+    static let cp1252High: [UInt32] = [
+        0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
+        0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
+    ]
+
+    @inline(__always)
+    static func cp1252(_ b: UInt8) -> UInt32 {
+        b >= 0x80 && b < 0xA0 ? cp1252High[Int(b - 0x80)] : UInt32(b)
+    }
+
+    static func windows1252(_ s: UnsafeBufferPointer<UInt8>) -> DecodedInput {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.count + s.count / 8)
+        var repaired = false
+        for b in s {
+            if b < 0x20, b != 0x09, b != 0x0A, b != 0x0D { repaired = true; continue }
+            appendScalar(cp1252(b), to: &out)
+        }
+        return DecodedInput(transcoded: out, offset: 0, encoding: "windows-1252", repaired: repaired)
+    }
+
+    @inline(__always)
+    static func appendScalar(_ v: UInt32, to out: inout [UInt8]) {
+        switch v {
+        case 0: break
+        case 0..<0x80: out.append(UInt8(v))
+        case 0x80..<0x800:
+            out.append(UInt8(0xC0 | (v >> 6))); out.append(UInt8(0x80 | (v & 0x3F)))
+        case 0x800..<0x10000:
+            out.append(UInt8(0xE0 | (v >> 12))); out.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
+            out.append(UInt8(0x80 | (v & 0x3F)))
+        default:
+            out.append(UInt8(0xF0 | (v >> 18))); out.append(UInt8(0x80 | ((v >> 12) & 0x3F)))
+            out.append(UInt8(0x80 | ((v >> 6) & 0x3F))); out.append(UInt8(0x80 | (v & 0x3F)))
+        }
+    }
+
+    // MARK: iconv (everything else)
+
+    static func viaIconv(_ s: UnsafeBufferPointer<UInt8>, offset: Int, charset: String) -> DecodedInput {
+        let cd = iconv_open("UTF-8", charset)
+        guard let cd, Int(bitPattern: cd) != -1 else {
+            return repairUTF8(s, offset: offset, encoding: "utf-8")  // unknown label
+        }
+        defer { iconv_close(cd) }
+        var out = [UInt8](repeating: 0, count: max(64, (s.count - offset) * 2 + 16))
+        var produced = 0, consumed = offset, repaired = false
+        while consumed < s.count {
+            var inLeft = s.count - consumed
+            var outLeft = out.count - produced
+            let result = out.withUnsafeMutableBufferPointer { ob -> Int in
+                var inPtr: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(mutating: s.baseAddress! + consumed)
+                    .assumingMemoryBound(to: CChar.self)
+                var outPtr: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(ob.baseAddress! + produced)
+                    .assumingMemoryBound(to: CChar.self)
+                return iconv(cd, &inPtr, &inLeft, &outPtr, &outLeft)
+            }
+            let err = errno
+            consumed = s.count - inLeft
+            produced = out.count - outLeft
+            if result != -1 { break }
+            if err == E2BIG {
+                out.append(contentsOf: repeatElement(0, count: out.count))
+            } else if err == EILSEQ {
+                consumed += 1; repaired = true  // skip the bad byte
+            } else {
+                repaired = true; break          // EINVAL: truncated sequence at the end
+            }
+        }
+        out.removeSubrange(produced...)
+        // iconv output is UTF-8 but may still carry XML-illegal controls.
+        let cleaned = out.withUnsafeBufferPointer { repairUTF8($0, offset: 0, encoding: charset) }
+        return DecodedInput(transcoded: cleaned.transcoded, offset: 0, encoding: charset,
+                            repaired: repaired || cleaned.repaired)
+    }
+}
+
+extension Substring {
+    func trimmingSpaces() -> Substring {
+        var s = self
+        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+        return s
+    }
+
+    func trimmingCharacters(in set: String) -> Substring {
+        var s = self
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return s
+    }
+}

@@ -1,0 +1,136 @@
+internal import CLibXML2
+
+/// Element identities the walker cares about, resolved from (namespace, local name).
+enum Tag: UInt8 {
+    case other
+    case rss, rdfRoot, channel, feed, item, entry
+    case title, link, atomLink, description, summary, content, contentEncoded, guid, id
+    case pubDate, published, updated, issued, modified, created, dcDate
+    case author, name, dcCreator, language, dcLanguage, ttl, enclosure, source
+    case mediaContent, mediaThumbnail, mediaGroup, mediaDescription
+    case itunesDuration, itunesImage, itunesAuthor, itunesSummary, ytVideoId, origLink
+}
+
+enum Namespace: UInt8 {
+    case none, other, rss10, rss090, userlandRSS2, atom10, atom03, rdf
+    case content, dc, dcterms, media, itunes, youtube, feedburner
+}
+
+/// Interned-name lookup: libxml2's reader keeps element names and namespace URIs in its
+/// dictionary, so after interning our vocabulary once with xmlTextReaderConstString, a node's name
+/// is identified by pointer identity alone (no String per node).
+struct NameTable {
+    private var names: [UnsafeRawPointer: Name] = [:]
+    private var namespaces: [UnsafeRawPointer: Namespace] = [:]
+
+    enum Name: UInt8 {
+        case rss, RDF, channel, feed, item, entry, title, link, description, summary, content, encoded
+        case guid, id, pubDate, published, updated, issued, modified, created, date, creator
+        case author, name, language, ttl, enclosure, source, thumbnail, group, duration, image
+        case videoId, origLink
+    }
+
+    init(reader: xmlTextReaderPtr) {
+        let nameList: [(String, Name)] = [
+            ("rss", .rss), ("RDF", .RDF), ("channel", .channel), ("feed", .feed), ("item", .item),
+            ("entry", .entry), ("title", .title), ("link", .link), ("description", .description),
+            ("summary", .summary), ("content", .content), ("encoded", .encoded), ("guid", .guid),
+            ("id", .id), ("pubDate", .pubDate), ("published", .published), ("updated", .updated),
+            ("issued", .issued), ("modified", .modified), ("created", .created), ("date", .date),
+            ("creator", .creator), ("author", .author), ("name", .name), ("language", .language),
+            ("ttl", .ttl), ("enclosure", .enclosure), ("source", .source), ("thumbnail", .thumbnail),
+            ("group", .group), ("duration", .duration), ("image", .image), ("videoId", .videoId),
+            ("origLink", .origLink),
+        ]
+        for (s, n) in nameList { if let p = xmlTextReaderConstString(reader, s) { names[UnsafeRawPointer(p)] = n } }
+        let nsList: [(String, Namespace)] = [
+            ("http://purl.org/rss/1.0/", .rss10), ("http://my.netscape.com/rdf/simple/0.9/", .rss090),
+            ("http://backend.userland.com/rss2", .userlandRSS2), ("http://blogs.law.harvard.edu/tech/rss", .userlandRSS2),
+            ("http://www.w3.org/2005/Atom", .atom10), ("http://purl.org/atom/ns#", .atom03),
+            ("http://www.w3.org/1999/02/22-rdf-syntax-ns#", .rdf),
+            ("http://purl.org/rss/1.0/modules/content/", .content),
+            ("http://purl.org/dc/elements/1.1/", .dc), ("http://purl.org/dc/terms/", .dcterms),
+            ("http://search.yahoo.com/mrss/", .media), ("http://search.yahoo.com/mrss", .media),
+            ("http://www.itunes.com/dtds/podcast-1.0.dtd", .itunes),
+            ("http://www.youtube.com/xml/schemas/2015", .youtube),
+            ("http://rssnamespace.org/feedburner/ext/1.0", .feedburner),
+        ]
+        for (s, n) in nsList { if let p = xmlTextReaderConstString(reader, s) { namespaces[UnsafeRawPointer(p)] = n } }
+    }
+
+    @inline(__always)
+    func namespace(_ uri: UnsafePointer<xmlChar>?) -> Namespace {
+        guard let uri else { return .none }
+        return namespaces[UnsafeRawPointer(uri)] ?? .other
+    }
+
+    @inline(__always)
+    func name(_ local: UnsafePointer<xmlChar>?) -> Name? {
+        guard let local else { return nil }
+        return names[UnsafeRawPointer(local)]
+    }
+
+    /// `atomDocument`: the document is Atom, so its core vocabulary lives in `core`.
+    func classify(ns: Namespace, name: Name?, atomDocument: Bool, core: Namespace) -> Tag {
+        guard let name else { return .other }
+        switch ns {
+        case .content: return name == .encoded ? .contentEncoded : .other
+        case .dc: return name == .creator ? .dcCreator : name == .date ? .dcDate : name == .language ? .dcLanguage : .other
+        case .dcterms: return name == .modified ? .modified : name == .created ? .created : name == .issued ? .issued : .other
+        case .media:
+            switch name {
+            case .content: return .mediaContent
+            case .thumbnail: return .mediaThumbnail
+            case .group: return .mediaGroup
+            case .description: return .mediaDescription
+            default: return .other
+            }
+        case .itunes:
+            switch name {
+            case .duration: return .itunesDuration
+            case .image: return .itunesImage
+            case .author: return .itunesAuthor
+            case .summary: return .itunesSummary
+            default: return .other
+            }
+        case .youtube: return name == .videoId ? .ytVideoId : .other
+        case .feedburner: return name == .origLink ? .origLink : .other
+        case .rdf: return name == .RDF ? .rdfRoot : .other
+        case .atom10 where !atomDocument, .atom03 where !atomDocument:
+            return name == .link ? .atomLink : .other
+        default:
+            break
+        }
+        // Core vocabulary: the document's own namespace (RSS also accepts no namespace).
+        guard ns == core || (!atomDocument && (ns == .none || ns == .rss10 || ns == .rss090 || ns == .userlandRSS2)) else {
+            return .other
+        }
+        switch name {
+        case .rss: return .rss
+        case .channel: return .channel
+        case .feed: return .feed
+        case .item: return .item
+        case .entry: return .entry
+        case .title: return .title
+        case .link: return .link
+        case .description: return .description
+        case .summary: return .summary
+        case .content: return .content
+        case .guid: return .guid
+        case .id: return .id
+        case .pubDate: return .pubDate
+        case .published: return .published
+        case .updated: return .updated
+        case .issued: return .issued
+        case .modified: return .modified
+        case .created: return .created
+        case .author: return .author
+        case .name: return .name
+        case .language: return .language
+        case .ttl: return .ttl
+        case .enclosure: return .enclosure
+        case .source: return .source
+        default: return .other
+        }
+    }
+}

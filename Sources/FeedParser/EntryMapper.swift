@@ -1,0 +1,175 @@
+/// Raw item facts -> FeedEntry per contract section 3, or a drop with its reason.
+enum ItemOutcome {
+    case entry(FeedEntry, position: Int)
+    case dropped(DroppedEntry)
+}
+
+enum EntryMapper {
+    static func map(_ item: ItemBuilder, header: FeedHeader, baseURL: String?, options: FeedParserOptions) -> ItemOutcome {
+        let base = item.base ?? baseURL
+        var images: [String] = []  // first <img> of each HTML field, in field order
+
+        // Title
+        let title = item.title.map { inlineText($0, images: &images) } ?? ""
+        let cappedTitle = TextSanitizer.truncate(title, cap: FieldCaps.title)
+        guard !cappedTitle.isEmpty else {
+            return .dropped(DroppedEntry(reason: "missing title", title: nil))
+        }
+
+        // Link: feedburner origLink, RSS link, Atom alternate, permalink guid, YouTube watch URL.
+        let videoID = item.ytVideoID.flatMap(youtubeID)
+        var candidates = [item.origLink, item.link, item.alternateLink].compactMap { $0 }
+        if let guid = item.guid, item.guidIsPermaLink, URLResolver.hasScheme(guid.trimmingCharacters(in: " \t\r\n")) {
+            candidates.append(guid)
+        }
+        if let videoID { candidates.append(watchURL(videoID)) }
+        guard !candidates.isEmpty else { return .dropped(DroppedEntry(reason: "missing link", title: cappedTitle)) }
+        guard let url = candidates.lazy.compactMap(LinkSafety.check).first else {
+            return .dropped(DroppedEntry(reason: "unsafe link", title: cappedTitle))
+        }
+
+        var entry = FeedEntry(title: cappedTitle, url: url)
+        entry.guid = item.guid.map(TextSanitizer.inline).flatMap { $0.isEmpty ? nil : TextSanitizer.truncate($0, cap: FieldCaps.guid, boundaries: false) }
+        entry.publishedAt = (item.published ?? item.dcDate).flatMap(FeedDate.parse) ?? item.dcDate.flatMap(FeedDate.parse)
+        entry.updatedAt = item.updated.flatMap(FeedDate.parse)
+
+        // Author
+        let authors = [item.authorName, item.author.map(rssAuthorName), item.dcCreator, item.itunesAuthor,
+                       header.authorName, header.itunesAuthor]
+        if let author = authors.lazy.compactMap({ $0.map(TextSanitizer.inline) }).first(where: { !$0.isEmpty }) {
+            entry.author = TextSanitizer.truncate(author, cap: FieldCaps.author)
+        }
+
+        // Content (plain text, paragraphs) and summary.
+        var contentText: String?
+        if let raw = item.contentEncoded ?? item.content {
+            let text = blockText(raw, images: &images)
+            if !text.isEmpty { contentText = text }
+        }
+        if let text = contentText {
+            entry.content = TextSanitizer.truncate(text, cap: options.maxContentLength)
+        }
+        var summaryText: String?
+        for raw in [item.description, item.summary, item.itunesSummary, item.mediaDescription].compactMap({ $0 }) {
+            let text = blockText(raw, images: &images)
+            if !text.isEmpty { summaryText = text; break }
+        }
+        if let text = summaryText ?? contentText {
+            entry.summary = TextSanitizer.inline(TextSanitizer.truncate(text, cap: FieldCaps.summary))
+        }
+
+        // Media: YouTube entries, else the first audio/video enclosure.
+        if let videoID {
+            entry.youtubeVideoID = videoID
+            entry.mediaType = "video"
+            entry.mediaURL = watchURL(videoID)
+        } else if let media = (item.enclosures + item.mediaContents).first(where: {
+            MediaFields.kind(type: $0.type, medium: $0.medium, url: $0.url) != nil && LinkSafety.check($0.url) != nil
+        }) {
+            entry.mediaType = MediaFields.kind(type: media.type, medium: media.medium, url: media.url)
+            entry.mediaURL = LinkSafety.check(media.url)
+            entry.mediaMimeType = MediaFields.mimeType(media.type)
+            entry.mediaDurationSeconds = MediaFields.duration(item.itunesDuration) ?? media.durationSeconds
+                ?? item.mediaContents.first(where: { $0.url == media.url })?.durationSeconds
+        }
+
+        // Thumbnail, in order of how deliberately the publisher chose it.
+        var thumbs: [String?] = [item.mediaThumbnail]
+        thumbs.append(item.mediaContents.first { MediaFields.isImage(type: $0.type, medium: $0.medium, url: $0.url) }?.url)
+        thumbs.append(item.enclosures.first { MediaFields.isImage(type: $0.type, medium: $0.medium, url: $0.url) }?.url)
+        thumbs.append(item.itunesImage)
+        for src in images {
+            let trimmed = src.trimmingCharacters(in: " \t\r\n")
+            thumbs.append(URLResolver.hasScheme(trimmed) ? trimmed : base.flatMap { URLResolver.resolve(trimmed, against: $0) })
+        }
+        if entry.mediaType == "podcast" { thumbs.append(header.itunesImage) }
+        entry.thumbnailURL = thumbs.lazy.compactMap { $0.flatMap(LinkSafety.check) }.first
+        return .entry(entry, position: item.position)
+    }
+
+    static func blockText(_ raw: RawText, images: inout [String]) -> String {
+        switch raw.mode {
+        case .text:
+            return TextSanitizer.block(raw.value)
+        case .html, .xhtml:
+            let e = HTMLText.extract(raw.value)
+            if let img = e.firstImageSource { images.append(img) }
+            return e.text
+        }
+    }
+
+    static func inlineText(_ raw: RawText, images: inout [String]) -> String {
+        var ignored: [String] = []
+        return TextSanitizer.inline(blockText(raw, images: &ignored))
+    }
+
+    /// RSS `<author>` is "email (Name)" by spec: keep the name when present.
+    static func rssAuthorName(_ s: String) -> String {
+        let t = s.trimmingCharacters(in: " \t\r\n")
+        if t.hasSuffix(")"), let open = t.firstIndex(of: "("), t[..<open].contains("@") {
+            let name = t[t.index(after: open)..<t.index(before: t.endIndex)]
+            if !name.isEmpty { return String(name) }
+        }
+        return t
+    }
+
+    static func youtubeID(_ raw: String) -> String? {
+        let id = raw.trimmingCharacters(in: " \t\r\n")
+        guard (6...20).contains(id.utf8.count), id.utf8.allSatisfy({ c in
+            (c | 0x20 >= 97 && c | 0x20 <= 122) || (c >= 48 && c <= 57) || c == 45 || c == 95
+        }) else { return nil }
+        return id
+    }
+
+    static func watchURL(_ id: String) -> String { "https://www.youtube.com/watch?v=" + id }
+}
+
+/// Keeps at most `maxItems` entries, preferring the newest by date (undated ones rank after
+/// dated ones, then by document order); everything else is counted as dropped.
+struct ItemCollector {
+    let maxItems: Int
+    let maxListed: Int
+    var entries: [(entry: FeedEntry, position: Int)] = []
+    var dropped: [DroppedEntry] = []
+    var droppedCount = 0
+
+    init(maxItems: Int, maxListed: Int) {
+        self.maxItems = max(0, maxItems)
+        self.maxListed = maxListed
+    }
+
+    mutating func add(_ outcome: ItemOutcome) {
+        switch outcome {
+        case .entry(let e, let position):
+            entries.append((e, position))
+            if entries.count >= 2 * maxItems + 64 { trim() }
+        case .dropped(let d):
+            drop(d)
+        }
+    }
+
+    mutating func drop(_ d: DroppedEntry) {
+        droppedCount += 1
+        if dropped.count < maxListed { dropped.append(d) }
+    }
+
+    mutating func trim() {
+        guard entries.count > maxItems else { return }
+        entries.sort { a, b in
+            switch (a.entry.effectiveDate, b.entry.effectiveDate) {
+            case let (x?, y?): return x != y ? x > y : a.position < b.position
+            case (_?, nil): return true
+            case (nil, _?): return false
+            case (nil, nil): return a.position < b.position
+            }
+        }
+        for extra in entries[maxItems...] { drop(DroppedEntry(reason: "over item cap", title: extra.entry.title)) }
+        entries.removeSubrange(maxItems...)
+    }
+
+    mutating func finish() -> [FeedEntry] {
+        trim()
+        entries.sort { $0.position < $1.position }
+        return entries.map(\.entry)
+    }
+}

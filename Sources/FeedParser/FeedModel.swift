@@ -1,0 +1,116 @@
+import Foundation
+
+/// The dialect a document was recognised as (from its root element, namespace and version).
+public enum FeedFormat: String, Sendable, Equatable, CaseIterable {
+    case rss090, rss091, rss092, rss20, rss10, atom03, atom10
+}
+
+/// One parsed feed: channel-level facts plus the entries that passed the mapping rules.
+public struct FeedDocument: Sendable, Equatable {
+    public var format: FeedFormat
+    /// True when the document was not well-formed and libxml2's recovery mode produced it.
+    public var recovered: Bool
+    /// The charset the bytes were decoded from, and whether invalid bytes had to be repaired.
+    public var encoding: String
+    public var encodingRepaired: Bool
+    public var title: String?
+    public var link: String?
+    public var language: String?
+    public var ttlMinutes: Int?
+    /// Entries in document order (after the item cap kept the newest).
+    public var items: [FeedEntry]
+    /// Entries that were dropped, with the reason (listing capped at `FeedParserOptions.maxDroppedListed`).
+    public var dropped: [DroppedEntry]
+    /// How many entries were dropped in total (may exceed `dropped.count`).
+    public var droppedCount: Int
+}
+
+/// One item/entry mapped to the article row shape (contract section 3): strings are sanitised,
+/// capped and valid UTF-8; URLs are absolute http(s).
+public struct FeedEntry: Sendable, Equatable {
+    public var title: String
+    public var url: String
+    public var guid: String?
+    public var publishedAt: Date?
+    public var updatedAt: Date?
+    public var author: String?
+    public var summary: String?
+    public var content: String?
+    public var thumbnailURL: String?
+    /// "podcast", "video" or nil.
+    public var mediaType: String?
+    public var mediaURL: String?
+    public var mediaMimeType: String?
+    public var mediaDurationSeconds: Int?
+    public var youtubeVideoID: String?
+
+    public init(title: String, url: String) {
+        self.title = title
+        self.url = url
+    }
+
+    /// The date the contract stores: published, else updated (caller falls back to ingest time).
+    public var effectiveDate: Date? { publishedAt ?? updatedAt }
+}
+
+public struct DroppedEntry: Sendable, Equatable {
+    /// "missing title", "missing link", "unsafe link" or "over item cap".
+    public var reason: String
+    public var title: String?
+}
+
+public struct FeedParserOptions: Sendable {
+    public var maxItems: Int = 500
+    public var maxDepth: Int = 256
+    public var cpuBudgetSeconds: Double = 2.0
+    public var maxContentLength: Int = 200_000
+    public var maxDroppedListed: Int = 1000
+
+    public init(maxItems: Int = 500, maxDepth: Int = 256, cpuBudgetSeconds: Double = 2.0,
+                maxContentLength: Int = 200_000) {
+        self.maxItems = maxItems
+        self.maxDepth = maxDepth
+        self.cpuBudgetSeconds = cpuBudgetSeconds
+        self.maxContentLength = min(max(0, maxContentLength), FieldCaps.content)
+    }
+}
+
+public enum FeedParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    case empty
+    case notAFeed(root: String)
+    case xml(line: Int, message: String)
+    case cpuBudgetExceeded
+    case depthLimitExceeded(Int)
+
+    public var description: String {
+        switch self {
+        case .empty: return "empty document"
+        case .notAFeed(let root): return "not a feed: root element <\(root)>"
+        case .xml(let line, let message): return "XML error at line \(line): \(message)"
+        case .cpuBudgetExceeded: return "CPU budget exceeded"
+        case .depthLimitExceeded(let limit): return "document nested deeper than \(limit) elements"
+        }
+    }
+}
+
+/// Field caps in Unicode scalars (contract section 3, invariant 5).
+enum FieldCaps {
+    static let title = 500
+    static let summary = 4096
+    static let content = 200_000
+    static let author = 200
+    static let url = 2048
+    static let mime = 50
+    static let guid = 2048
+    static let language = 35
+    static let maxDurationSeconds = 86_400
+}
+
+extension FeedParser {
+    /// Convenience for Foundation callers (this file may import Foundation; files importing
+    /// CLibXML2 must not, as libxml2's ICU headers clash with Foundation's bundled ICU).
+    public static func parse(_ data: Data, contentType: String? = nil, baseURL: String? = nil,
+                             options: FeedParserOptions = FeedParserOptions()) throws(FeedParseError) -> FeedDocument {
+        try parse([UInt8](data), contentType: contentType, baseURL: baseURL, options: options)
+    }
+}

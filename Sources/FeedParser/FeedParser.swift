@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+internal import CLibXML2
+
+/// Entry point: bytes of one feed document -> FeedDocument.
+///
+/// 1. CharsetDecoder turns the bytes into UTF-8 (BOM, labels, the usual lies, repair).
+/// 2. A strict streaming pass (xmlTextReader) walks the document; memory grows with one item.
+/// 3. If that fails with an XML error (or lost undeclared entities), EntityRepair rewrites bare
+///    `&` and HTML entities and libxml2's recovery parser rebuilds what it can; the result is used
+///    (`recovered = true`) when it is sane: a feed root with a title or at least one item.
+/// 4. Otherwise the first XML error is thrown with its line.
+public enum FeedParser {
+    public static func parse(_ bytes: [UInt8], contentType: String? = nil, baseURL: String? = nil,
+                             options: FeedParserOptions = FeedParserOptions()) throws(FeedParseError) -> FeedDocument {
+        let result: Result<FeedDocument, FeedParseError> = bytes.withUnsafeBufferPointer { input in
+            guard input.contains(where: { $0 > 0x20 }) else { return .failure(.empty) }
+            let decoded = CharsetDecoder.decode(input, contentType: contentType)
+            let run = { (utf8: UnsafeBufferPointer<UInt8>) -> Result<FeedDocument, FeedParseError> in
+                do throws(FeedParseError) {
+                    var doc = try parseUTF8(utf8, baseURL: baseURL, options: options)
+                    doc.encoding = decoded.encoding
+                    doc.encodingRepaired = decoded.repaired
+                    return .success(doc)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            if let transcoded = decoded.transcoded {
+                return transcoded.withUnsafeBufferPointer(run)
+            }
+            return run(UnsafeBufferPointer(rebasing: input[decoded.offset...]))
+        }
+        return try result.get()
+    }
+
+    static func parseUTF8(_ utf8: UnsafeBufferPointer<UInt8>, baseURL: String?,
+                          options: FeedParserOptions) throws(FeedParseError) -> FeedDocument {
+        guard utf8.count > 0 else { throw .empty }
+        let budget = CPUBudget(seconds: options.cpuBudgetSeconds)
+        let hasXMLBase = contains(utf8, "xml:base")
+        let url = baseURL.flatMap(LinkSafety.check)
+
+        // Strict streaming pass.
+        let strictLog = ErrorLog()
+        var strictError: FeedParseError
+        do throws(FeedParseError) {
+            guard let reader = XMLSource.streamingReader(utf8, url: url, log: strictLog) else { throw FeedParseError.empty }
+            defer { xmlFreeTextReader(reader) }
+            let walker = FeedWalker(reader: reader, options: options, baseURL: url, hasXMLBase: hasXMLBase,
+                                    budget: budget, log: strictLog)
+            try walker.run()
+            let doc = document(walker, recovered: false)
+            if !strictLog.undeclaredEntity { return doc }
+            // Entities were dropped (e.g. &eacute; under an unloaded DTD): try to do better.
+            if let better = try? recoveryPass(utf8, url: url, hasXMLBase: hasXMLBase, options: options, budget: budget) {
+                return better
+            }
+            return doc
+        } catch {
+            switch error {
+            case .xml, .empty: strictError = error
+            default: throw error
+            }
+        }
+
+        // Recovery pass.
+        do throws(FeedParseError) {
+            if let doc = try recoveryPass(utf8, url: url, hasXMLBase: hasXMLBase, options: options, budget: budget) {
+                return doc
+            }
+        } catch {
+            switch error {
+            case .cpuBudgetExceeded, .depthLimitExceeded, .notAFeed: throw error
+            default: break
+            }
+        }
+        throw strictError
+    }
+
+    private static func recoveryPass(_ utf8: UnsafeBufferPointer<UInt8>, url: String?, hasXMLBase: Bool,
+                                     options: FeedParserOptions, budget: CPUBudget) throws(FeedParseError) -> FeedDocument? {
+        let repaired = EntityRepair.repair(utf8)
+        let log = ErrorLog()
+        let docPtr: xmlDocPtr? = try repaired.withUnsafeBufferPointer { (buf) throws(FeedParseError) -> xmlDocPtr? in
+            try XMLSource.recoveredDocument(buf, url: url, log: log, budget: budget)
+        }
+        guard let docPtr else { return nil }
+        defer { xmlFreeDoc(docPtr) }
+        guard let reader = xmlReaderWalker(docPtr) else { return nil }
+        defer { xmlFreeTextReader(reader) }
+        let walker = FeedWalker(reader: reader, options: options, baseURL: url, hasXMLBase: hasXMLBase,
+                                budget: budget, log: log)
+        try walker.run()
+        guard walker.format != nil, walker.itemCount > 0 || walker.header.title != nil else { return nil }
+        return document(walker, recovered: true)
+    }
+
+    private static func document(_ walker: FeedWalker, recovered: Bool) -> FeedDocument {
+        let h = walker.header
+        var ignored: [String] = []
+        let title = h.title.map { TextSanitizer.truncate(EntryMapper.inlineText($0, images: &ignored), cap: FieldCaps.title) }
+        let language = h.language.map { TextSanitizer.inline($0).lowercased() }
+            .flatMap { l -> String? in
+                let ok = !l.isEmpty && l.utf8.count <= FieldCaps.language
+                    && l.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 95 }
+                return ok ? l : nil
+            }
+        let ttl = h.ttl.flatMap { Int($0.trimmingCharacters(in: " \t\r\n")) }.flatMap { (0...10_080).contains($0) ? $0 : nil }
+        var collector = walker.collector
+        let items = collector.finish()
+        return FeedDocument(format: walker.format ?? .rss20, recovered: recovered, encoding: "utf-8",
+                            encodingRepaired: false, title: title?.isEmpty == true ? nil : title,
+                            link: h.link.flatMap(LinkSafety.check), language: language, ttlMinutes: ttl,
+                            items: items, dropped: collector.dropped, droppedCount: collector.droppedCount)
+    }
+
+    private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: String) -> Bool {
+        let n = Array(needle.utf8)
+        guard hay.count >= n.count, let first = n.first else { return false }
+        var i = 0
+        let last = hay.count - n.count
+        while i <= last {
+            if hay[i] == first {
+                var k = 1
+                while k < n.count, hay[i + k] == n[k] { k += 1 }
+                if k == n.count { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,258 @@
+internal import CLibXML2
+
+/// Walks a libxml2 text reader (streaming, or a walker over a recovered tree) and fills
+/// FeedHeader / ItemBuilder values. Elements are identified by interned-name pointers; text is
+/// copied only while a field we want is open.
+final class FeedWalker {
+    struct Open {
+        var tag: Tag
+        var depth: Int
+        var name: UnsafePointer<xmlChar>?
+    }
+
+    struct Capture {
+        var field: Field
+        var depth: Int
+        var mode: TextMode
+        var limit: Int
+        var truncated = false
+    }
+
+    let reader: xmlTextReaderPtr
+    let table: NameTable
+    let options: FeedParserOptions
+    let baseURL: String?
+    let hasXMLBase: Bool
+    let budget: CPUBudget
+    let log: ErrorLog
+
+    var format: FeedFormat?
+    var atomDocument = false
+    var core: Namespace = .none
+    var header = FeedHeader()
+    var stack: [Open] = []
+    var item: ItemBuilder?
+    var itemDepth = -1
+    var skipDepth = Int.max
+    var capture: Capture?
+    var buffer: [UInt8] = []
+    var collector: ItemCollector
+    var itemCount = 0
+
+    init(reader: xmlTextReaderPtr, options: FeedParserOptions, baseURL: String?, hasXMLBase: Bool,
+         budget: CPUBudget, log: ErrorLog) {
+        self.reader = reader
+        self.table = NameTable(reader: reader)
+        self.options = options
+        self.baseURL = baseURL
+        self.hasXMLBase = hasXMLBase
+        self.budget = budget
+        self.log = log
+        self.collector = ItemCollector(maxItems: options.maxItems, maxListed: options.maxDroppedListed)
+    }
+
+    func run() throws(FeedParseError) {
+        var nodes = 0
+        while true {
+            let status = xmlTextReaderRead(reader)
+            if status == 0 { break }
+            if status < 0 { throw log.error }
+            nodes &+= 1
+            if nodes & 63 == 0, budget.exceeded() { throw .cpuBudgetExceeded }
+            switch xmlTextReaderNodeType(reader) {
+            case 1:  // element
+                let depth = Int(xmlTextReaderDepth(reader))
+                if depth >= options.maxDepth { throw .depthLimitExceeded(options.maxDepth) }
+                close(depth)
+                try start(depth)
+                if xmlTextReaderIsEmptyElement(reader) == 1 { close(depth) }
+            case 15:  // end element
+                close(Int(xmlTextReaderDepth(reader)))
+            case 3, 4, 13, 14:  // text, CDATA, whitespace
+                if capture != nil { appendValue() }
+            default:
+                break
+            }
+        }
+        close(0)
+        if format == nil { throw .empty }
+    }
+
+    // MARK: Stack
+
+    /// Closes every open element at `depth` or deeper (robust to readers that do or do not
+    /// report an end event for empty elements).
+    private func close(_ depth: Int) {
+        while let top = stack.last, top.depth >= depth {
+            stack.removeLast()
+            if let c = capture {
+                if c.depth == top.depth { finishCapture() } else if c.mode == .xhtml, top.depth > c.depth, let n = top.name {
+                    append("</"); appendCString(n); append(">")
+                }
+            }
+            if top.depth == skipDepth { skipDepth = .max }
+            if top.depth == itemDepth, var finished = item {
+                if finished.base == nil, hasXMLBase { finished.base = currentBase() }
+                item = nil
+                itemDepth = -1
+                itemCount += 1
+                finished.position = itemCount
+                collector.add(EntryMapper.map(finished, header: header, baseURL: baseURL, options: options))
+            }
+        }
+    }
+
+    private func start(_ depth: Int) throws(FeedParseError) {
+        let localName = xmlTextReaderConstLocalName(reader)
+        let ns = table.namespace(xmlTextReaderConstNamespaceUri(reader))
+        let name = table.name(localName)
+        if format == nil {
+            try detectFormat(ns: ns, name: name, localName: localName)
+            stack.append(Open(tag: atomDocument ? .feed : .rss, depth: depth, name: localName))
+            return
+        }
+        if let c = capture {
+            if c.mode == .xhtml { appendStartTag(localName) }
+            stack.append(Open(tag: .other, depth: depth, name: localName))
+            return
+        }
+        if depth >= skipDepth {
+            stack.append(Open(tag: .other, depth: depth, name: localName))
+            return
+        }
+        let tag = table.classify(ns: ns, name: name, atomDocument: atomDocument, core: core)
+        let parent = stack.last?.tag ?? .other
+        if item == nil {
+            if tag == .item || tag == .entry {
+                item = ItemBuilder()
+                itemDepth = depth
+            } else {
+                feedElement(tag, parent: parent, depth: depth, ns: ns)
+            }
+        } else {
+            itemElement(tag, parent: parent, depth: depth)
+        }
+        stack.append(Open(tag: tag, depth: depth, name: localName))
+    }
+
+    private func detectFormat(ns: Namespace, name: NameTable.Name?, localName: UnsafePointer<xmlChar>?) throws(FeedParseError) {
+        switch (name, ns) {
+        case (.rss?, .none), (.rss?, .userlandRSS2):
+            switch attribute("version")?.trimmingCharacters(in: " \t\r\n") ?? "" {
+            case "0.90": format = .rss090
+            case "0.91": format = .rss091
+            case "0.92", "0.93", "0.94": format = .rss092
+            default: format = .rss20
+            }
+            core = .none
+        case (.RDF?, .rdf):
+            format = .rss10
+            core = .rss10
+        case (.feed?, .atom10), (.feed?, .atom03), (.feed?, .none):
+            atomDocument = true
+            core = ns
+            format = ns == .atom03 || (ns == .none && attribute("version") == "0.3") ? .atom03 : .atom10
+            if let lang = attribute("xml:lang") { header.language = lang }
+        default:
+            let raw = localName.map { String(cString: $0) } ?? "?"
+            throw .notAFeed(root: TextSanitizer.inline(String(raw.prefix(64))))
+        }
+    }
+
+    // MARK: Captures
+
+    func beginCapture(_ field: Field, depth: Int, mode: TextMode) {
+        buffer.removeAll(keepingCapacity: true)
+        capture = Capture(field: field, depth: depth, mode: mode, limit: field.byteLimit(contentCap: options.maxContentLength))
+    }
+
+    private func appendValue() {
+        guard let value = xmlTextReaderConstValue(reader) else { return }
+        if capture?.mode == .xhtml {
+            var p = value
+            while p.pointee != 0 {
+                switch p.pointee {
+                case UInt8(ascii: "<"): append("&lt;")
+                case UInt8(ascii: "&"): append("&amp;")
+                default: buffer.append(p.pointee)
+                }
+                p += 1
+            }
+            enforceLimit()
+        } else {
+            appendCString(value)
+        }
+    }
+
+    private func appendCString(_ p: UnsafePointer<xmlChar>) {
+        let len = Int(xmlStrlen(p))
+        buffer.append(contentsOf: UnsafeBufferPointer(start: p, count: len))
+        enforceLimit()
+    }
+
+    private func append(_ s: StaticString) {
+        buffer.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    private func appendStartTag(_ localName: UnsafePointer<xmlChar>?) {
+        guard let localName else { return }
+        append("<"); appendCString(localName)
+        if xmlStrEqual(localName, "img") == 1, let src = attribute("src") {
+            append(" src=\"")
+            buffer.append(contentsOf: src.utf8.filter { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "<") })
+            append("\"")
+        }
+        append(">")
+    }
+
+    private func enforceLimit() {
+        guard let c = capture, buffer.count > c.limit else { return }
+        var cut = c.limit
+        while cut > 0, buffer[cut] & 0xC0 == 0x80 { cut -= 1 }  // stay on a character boundary
+        buffer.removeSubrange(cut...)
+        capture?.truncated = true
+    }
+
+    private func finishCapture() {
+        guard let c = capture else { return }
+        capture = nil
+        let text = String(decoding: buffer, as: UTF8.self)
+        assign(c.field, RawText(value: text, mode: c.mode))
+    }
+
+    // MARK: Helpers for the element handlers
+
+    func attribute(_ name: String) -> String? {
+        guard let v = xmlTextReaderGetAttribute(reader, name) else { return nil }
+        defer { pulse_xml_free(v) }
+        return String(cString: v)
+    }
+
+    /// xml:base in force at the current node (libxml2 folds in ancestors and the document URL).
+    func currentBase() -> String? {
+        guard hasXMLBase else { return baseURL }
+        guard let b = xmlTextReaderBaseUri(reader) else { return baseURL }
+        defer { pulse_xml_free(b) }
+        return String(cString: b)
+    }
+
+    /// Trims and resolves a URL reference against the base in force.
+    func resolve(_ raw: String?) -> String? {
+        guard let raw else { return nil }
+        let trimmed = raw.trimmingCharacters(in: " \t\r\n")
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 8 * FieldCaps.url else { return nil }
+        if URLResolver.hasScheme(trimmed) { return trimmed }
+        guard let base = currentBase() else { return nil }
+        return URLResolver.resolve(trimmed, against: base)
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: String) -> String {
+        let scalars = unicodeScalars
+        let chars = Set(set.unicodeScalars)
+        guard let first = scalars.firstIndex(where: { !chars.contains($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !chars.contains($0) })!
+        return String(scalars[first...last])
+    }
+}

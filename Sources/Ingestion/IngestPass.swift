@@ -1,0 +1,192 @@
+import ArticleStore
+import FeedParser
+import Foundation
+import HTTPFetcher
+import Logging
+import Postgres
+import Synchronization
+
+/// One pass over a set of sources: fetch concurrently, parse, insert, record fetch state, and
+/// bracket it all with one `fetch_logs` row.
+public struct IngestPass: Sendable {
+    public let store: ArticleStore
+    public let fetcher: HTTPFetcher
+    public var parserOptions: FeedParserOptions
+    /// Items published before now minus this many days are not inserted.
+    public var retentionDays: Int
+    /// Sources processed at once (the fetcher adds its own global and per-host limits).
+    public var concurrency: Int
+    /// After a stop request, in-flight sources get this long before they are abandoned.
+    public var drainDeadline: Duration
+    /// Cap on a feed's decoded body; nil keeps the fetcher's default (16 MB).
+    public var feedBodyLimit: Int?
+    let logger: Logger
+
+    public init(store: ArticleStore, fetcher: HTTPFetcher, parserOptions: FeedParserOptions = .init(),
+                retentionDays: Int = 7, concurrency: Int = 16, drainDeadline: Duration = .seconds(10),
+                logger: Logger) {
+        self.store = store
+        self.fetcher = fetcher
+        self.parserOptions = parserOptions
+        self.retentionDays = retentionDays
+        self.concurrency = max(1, concurrency)
+        self.drainDeadline = drainDeadline
+        self.feedBodyLimit = nil
+        self.logger = logger
+    }
+
+    /// Runs the pass. `stop` is polled before each new source starts; once it fires, sources in
+    /// flight have `drainDeadline` to finish, then they are cancelled. The fetch_logs row is closed
+    /// either way. `report` sees each source's outcome as it completes.
+    public func run(sources: [SourceRecord], now: Date = Date(), stop: StopSignal = StopSignal(),
+                    report: @escaping @Sendable (SourceOutcome) -> Void = { _ in }) async throws -> PassSummary {
+        let logID = try await store.openFetchLog(at: now)
+        var summary = PassSummary()
+        await withTaskGroup(of: ChildResult.self) { group in
+            var pending = sources[...]
+            var running = 0
+            // The drain deadline: once a stop is requested, wait, then cancel what is still running.
+            group.addTask {
+                await stop.wait()
+                if Task.isCancelled { return .finished }
+                try? await Task.sleep(for: drainDeadline)
+                return Task.isCancelled ? .finished : .deadline
+            }
+            while true {
+                while running < concurrency, !stop.isStopped, let source = pending.popFirst() {
+                    running += 1
+                    group.addTask {
+                        let outcome = await process(source, now: now)
+                        return .source(Task.isCancelled && outcome.failed ? nil : outcome)
+                    }
+                }
+                if running == 0 { break }
+                switch await group.next() {
+                case .source(let outcome):
+                    running -= 1
+                    if let outcome {
+                        summary.outcomes.append(outcome)
+                        report(outcome)
+                    }
+                case .deadline:
+                    logger.warning("drain deadline passed; abandoning the sources still in flight",
+                                   metadata: ["abandoned": "\(running)"])
+                    group.cancelAll()
+                case .finished, nil:
+                    break
+                }
+            }
+            group.cancelAll()
+            summary.interrupted = stop.isStopped && summary.outcomes.count < sources.count
+        }
+        try await store.closeFetchLog(id: logID, summary: logSummary(summary))
+        return summary
+    }
+
+    /// Fetch, parse and store one source. Feed problems count against the source's circuit;
+    /// database problems do not (they are not the feed's fault) and are reported as such.
+    func process(_ source: SourceRecord, now: Date) async -> SourceOutcome {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var outcome = SourceOutcome(slug: source.slug, result: .updated)
+        var sourceLogger = logger
+        sourceLogger[metadataKey: "source"] = "\(source.slug)"
+        do {
+            let response = try await fetcher.fetch(FetchRequest(
+                url: source.feedURL, kind: .feed, etag: source.etag, lastModified: source.lastModified,
+                sourceKey: source.slug, maxBodyBytes: feedBodyLimit))
+            outcome.bytes = response.body.count
+            if response.notModified {
+                try await store.recordFetchSuccess(sourceID: source.id, etag: response.etag,
+                                                   lastModified: response.lastModified, notModified: true, at: now)
+                outcome.result = .notModified
+            } else {
+                var options = parserOptions
+                options.maxContentLength = min(options.maxContentLength, source.maxContentLength ?? .max)
+                let document = try FeedParser.parse(response.body, contentType: response.contentType,
+                                                    baseURL: response.finalURL, options: options)
+                let (candidates, tooOld) = EntryMapping(now: now, retentionDays: retentionDays)
+                    .candidates(from: document.items)
+                let stored = try await store.insertArticles(candidates, source: source, now: now)
+                try await store.recordFetchSuccess(sourceID: source.id, etag: response.etag,
+                                                   lastModified: response.lastModified, notModified: false, at: now)
+                outcome.itemsSeen = document.items.count + document.droppedCount
+                outcome.inserted = stored.inserted
+                outcome.duplicates = stored.duplicates
+                outcome.dropped = document.droppedCount + stored.rejectedCount
+                outcome.tooOld = tooOld
+                outcome.recovered = document.recovered
+            }
+        } catch let error as PostgresError {
+            outcome.result = .failed("database: \(error)")
+            sourceLogger.error("database error while storing a source", metadata: ["error": "\(error)"])
+        } catch {
+            outcome.result = .failed("\(error)")
+            sourceLogger.warning("source failed", metadata: ["error": "\(error)"])
+            if !Task.isCancelled {
+                do {
+                    try await store.recordFetchFailure(sourceID: source.id, at: now)
+                } catch {
+                    sourceLogger.error("could not record the failure", metadata: ["error": "\(error)"])
+                }
+            }
+        }
+        outcome.duration = clock.now - started
+        return outcome
+    }
+
+    func logSummary(_ summary: PassSummary) -> FetchLogSummary {
+        var log = FetchLogSummary()
+        log.sourcesProcessed = summary.outcomes.count
+        log.sourcesFailed = summary.failedCount
+        log.articlesFetched = summary.itemsSeen
+        log.articlesInserted = summary.inserted
+        log.articlesSkipped = summary.outcomes.reduce(0) { $0 + $1.duplicates + $1.dropped + $1.tooOld }
+        log.errors = summary.outcomes.compactMap {
+            if case .failed(let message) = $0.result { "\($0.slug): \(message)" } else { nil }
+        }
+        return log
+    }
+}
+
+enum ChildResult: Sendable {
+    case source(SourceOutcome?)
+    case deadline
+    case finished
+}
+
+/// A one-way stop request that tasks can poll or await (SIGINT/SIGTERM, tests).
+public final class StopSignal: Sendable {
+    private let state = Mutex<(stopped: Bool, waiters: [UUID: CheckedContinuation<Void, Never>])>((false, [:]))
+
+    public init() {}
+
+    public var isStopped: Bool { state.withLock { $0.stopped } }
+
+    public func stop() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard !state.stopped else { return [] }
+            state.stopped = true
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once `stop()` was called (at once if it already was), or when the task is cancelled.
+    public func wait() async {
+        let id = UUID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.stopped || Task.isCancelled { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
+    }
+}
