@@ -94,9 +94,14 @@ public enum FeedParser {
         defer { xmlFreeTextReader(reader) }
         let walker = FeedWalker(reader: reader, options: options, baseURL: url, hasXMLBase: hasXMLBase,
                                 budget: budget, log: log)
+        walker.internNames = true
         try walker.run()
-        guard walker.format != nil, walker.itemCount > 0 || walker.header.title != nil else { return nil }
-        return document(walker, recovered: true)
+        // Sane: at least one usable entry, or an empty-but-titled feed with few errors.
+        let doc = document(walker, recovered: true)
+        guard walker.format != nil, !doc.items.isEmpty || (walker.itemCount == 0 && doc.title != nil && log.fatalCount <= 2) else {
+            return nil
+        }
+        return doc
     }
 
     private static func document(_ walker: FeedWalker, recovered: Bool) -> FeedDocument {

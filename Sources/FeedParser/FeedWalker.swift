@@ -25,6 +25,9 @@ final class FeedWalker {
     let hasXMLBase: Bool
     let budget: CPUBudget
     let log: ErrorLog
+    /// xmlReaderWalker keeps its own dictionary, separate from the tree's: names must be
+    /// re-interned there before pointer comparison (recovery path only).
+    var internNames = false
 
     var format: FeedFormat?
     var atomDocument = false
@@ -103,7 +106,8 @@ final class FeedWalker {
     }
 
     private func start(_ depth: Int) throws(FeedParseError) {
-        let localName = xmlTextReaderConstLocalName(reader)
+        var localName = xmlTextReaderConstLocalName(reader)
+        if internNames, let raw = localName { localName = xmlTextReaderConstString(reader, raw) }
         let ns = table.namespace(xmlTextReaderConstNamespaceUri(reader))
         let name = table.name(localName)
         if format == nil {
@@ -152,7 +156,7 @@ final class FeedWalker {
             atomDocument = true
             core = ns
             format = ns == .atom03 || (ns == .none && attribute("version") == "0.3") ? .atom03 : .atom10
-            if let lang = attribute("xml:lang") { header.language = lang }
+            if let lang = xmlTextReaderConstXmlLang(reader) { header.language = String(cString: lang) }
         default:
             let raw = localName.map { String(cString: $0) } ?? "?"
             throw .notAFeed(root: TextSanitizer.inline(String(raw.prefix(64))))
@@ -222,17 +226,21 @@ final class FeedWalker {
 
     // MARK: Helpers for the element handlers
 
+    /// An attribute's value built from its text children only. Entity references inside
+    /// attribute values stay reference nodes (no XML_PARSE_NOENT) and are skipped here: libxml2's
+    /// own getters (xmlTextReaderGetAttribute, xmlGetProp) would expand them recursively, which
+    /// is exactly the billion-laughs / quadratic blow-up we must not do.
     func attribute(_ name: String) -> String? {
-        guard let v = xmlTextReaderGetAttribute(reader, name) else { return nil }
-        defer { pulse_xml_free(v) }
-        return String(cString: v)
+        guard xmlTextReaderMoveToAttribute(reader, name) == 1 else { return nil }
+        defer { _ = xmlTextReaderMoveToElement(reader) }
+        guard let node = xmlTextReaderCurrentNode(reader), node.pointee.type == XML_ATTRIBUTE_NODE else { return nil }
+        return HTMLText.textChildren(node.pointee.children, limit: 8 * FieldCaps.url)
     }
 
     /// xml:base in force at the current node (libxml2 folds in ancestors and the document URL).
     func currentBase() -> String? {
         guard hasXMLBase else { return baseURL }
-        guard let b = xmlTextReaderBaseUri(reader) else { return baseURL }
-        defer { pulse_xml_free(b) }
+        guard let b = xmlTextReaderConstBaseUri(reader) else { return baseURL }
         return String(cString: b)
     }
 

@@ -144,9 +144,23 @@ public enum HTMLText {
         }
 
         func attribute(_ n: UnsafeMutablePointer<xmlNode>, _ name: String) -> String? {
-            guard let v = xmlGetProp(n, name) else { return nil }
-            defer { pulse_xml_free(v) }
-            return String(cString: v)
+            guard let attr = xmlHasProp(n, name) else { return nil }
+            return HTMLText.textChildren(attr.pointee.children, limit: 8 * FieldCaps.url)
         }
+    }
+
+    /// Concatenated content of the text nodes in a sibling list (entity references skipped,
+    /// never expanded), at most `limit` bytes.
+    static func textChildren(_ first: UnsafeMutablePointer<xmlNode>?, limit: Int) -> String {
+        var bytes: [UInt8] = []
+        var node = first
+        while let n = node, bytes.count < limit {
+            if n.pointee.type == XML_TEXT_NODE, let c = n.pointee.content {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: c, count: Int(xmlStrlen(c))))
+            }
+            node = n.pointee.next
+        }
+        if bytes.count > limit { bytes.removeSubrange(limit...) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

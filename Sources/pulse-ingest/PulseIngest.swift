@@ -42,6 +42,9 @@ struct PulseIngest: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Inputs for --dump-feed: file paths or http(s) URLs.", valueName: "path-or-url"))
     var inputs: [String] = []
 
+    @Flag(name: .customLong("dry-run"), help: "With --prune: print what would change, change nothing.")
+    var dryRun = false
+
     @Option(name: .customLong("source"), help: ArgumentHelp(
         "With --once: only this source (repeatable).", valueName: "slug"))
     var sourceSlugs: [String] = []
@@ -74,6 +77,7 @@ struct PulseIngest: AsyncParsableCommand {
         if !dumpFeed && !inputs.isEmpty {
             throw ValidationError("unexpected argument '\(inputs[0])' (paths and URLs go with --dump-feed)")
         }
+        if dryRun && !prune { throw ValidationError("--dry-run goes with --prune") }
         if !sourceSlugs.isEmpty && !once { throw ValidationError("--source goes with --once") }
         if (baseURL != nil || contentType != nil) && !dumpFeed {
             throw ValidationError("--base-url and --content-type go with --dump-feed")
@@ -108,8 +112,10 @@ struct PulseIngest: AsyncParsableCommand {
             status = await OnceMode(context: context, slugs: sourceSlugs,
                                     fetcherConfiguration: context.configuration.fetcherConfiguration(
                                         userAgent: context.environment.userAgent, allowedNetworks: networks)).run()
+        } else if prune {
+            status = await PruneMode(context: context, dryRun: dryRun).run()
         } else {
-            let mode = backfill ? "--backfill" : prune ? "--prune" : "the service mode"
+            let mode = backfill ? "--backfill" : "the service mode"
             context.fail("\(mode) is not yet available in this build")
             status = ExitStatus.usage
         }

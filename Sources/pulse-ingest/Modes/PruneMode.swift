@@ -1,0 +1,39 @@
+import ArticleStore
+import Postgres
+import PulseConfig
+
+/// `--prune [--dry-run]`: the retention windows of `feeds.yaml`, in short batches, safe while
+/// daemons run.
+struct PruneMode {
+    let context: RunContext
+    let dryRun: Bool
+
+    func run() async -> Int32 {
+        guard let conninfo = context.environment.databaseURL else {
+            context.fail("DATABASE_URL is not set (a libpq URI or conninfo string)")
+            return ExitStatus.usage
+        }
+        let retention = context.configuration.retention
+        let windows = RetentionWindows(articlesDays: retention.articlesDays, imageDays: retention.imageDays,
+                                       contentDays: retention.contentDays, fetchLogsDays: retention.fetchLogsDays)
+        do {
+            let connection = try await PostgresConnection.connect(settings: context.connectionSettings(conninfo),
+                                                                  logger: context.logger)
+            let counts = try await ArticleStore(connection: connection).prune(windows, dryRun: dryRun)
+            await connection.close()
+            print(Self.describe(counts, windows, dryRun: dryRun))
+            return ExitStatus.success
+        } catch {
+            context.fail("\(error)")
+            return ExitStatus.unavailable
+        }
+    }
+
+    static func describe(_ counts: PruneCounts, _ windows: RetentionWindows, dryRun: Bool) -> String {
+        (dryRun ? "prune (dry run, nothing changed): would remove " : "prune: removed ")
+            + "\(counts.articlesDeleted) articles (> \(windows.articlesDays) d), "
+            + "images of \(counts.imagesCleared) (> \(windows.imageDays) d), "
+            + "bodies of \(counts.contentCleared) (> \(windows.contentDays) d), "
+            + "\(counts.fetchLogsDeleted) fetch logs (> \(windows.fetchLogsDays) d)"
+    }
+}
