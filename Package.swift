@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // Thin C shims: module maps only (plus typed forwarders for curl's variadic calls).
@@ -55,9 +56,17 @@ let package = Package(
             "Postgres", "PulseModel", "CanonicalURL", "AddressPolicy",
         ]),
 
+        // When each source is due: adaptive intervals, hints, jitter.
+        .target(name: "Scheduler"),
         // One fetch pass: fetch -> parse -> store, with fetch state and a fetch_logs row.
         .target(name: "Ingestion", dependencies: [
-            "ArticleStore", "FeedParser", "HTTPFetcher", "Postgres", "PulseModel",
+            "ArticleStore", "FeedParser", "HTTPFetcher", "Postgres", "PulseModel", "Scheduler",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The long-running service: claim with leases, pass, repeat; graceful shutdown.
+        .target(name: "Daemon", dependencies: [
+            "ArticleStore", "Ingestion", "Scheduler",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // A tiny HTTP server bound to 127.0.0.1 for tests, the demo and the benchmark's feed farm.
@@ -72,12 +81,13 @@ let package = Package(
 
         .testTarget(name: "AddressPolicyTests", dependencies: ["AddressPolicy"]),
         .testTarget(name: "HTTPFetcherTests", dependencies: ["HTTPFetcher", "AddressPolicy", "CCurl", "LoopbackHTTPServer"]),
+        .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
         .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig"]),
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
         // Everything that needs the real PostgreSQL, including `--once` end to end.
         .testTarget(name: "PostgresTests", dependencies: [
             "Postgres", "Migrations", "ArticleStore", "PulseModel", "Ingestion", "HTTPFetcher",
-            "LoopbackHTTPServer",
+            "LoopbackHTTPServer", "Daemon", "Scheduler",
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["Fixtures"]),
     ]

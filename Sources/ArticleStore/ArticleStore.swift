@@ -92,15 +92,21 @@ public struct ArticleStore: Sendable {
             try db.query("""
                 SELECT \(SourceRecord.selectColumns)
                 FROM public.sources s LEFT JOIN public.categories c ON c.id = s.category_id
-                WHERE s.is_active
-                  AND (s.circuit_open_until IS NULL OR s.circuit_open_until <= $1::timestamptz)
-                  AND (s.last_fetched_at IS NULL
-                       OR s.last_fetched_at + make_interval(hours => s.fetch_interval_hours) <= $1::timestamptz)
+                WHERE \(Self.dueCondition)
                   AND ($2::text[] IS NULL OR s.slug = ANY ($2::text[]))
                 ORDER BY s.last_fetched_at NULLS FIRST, s.slug
                 """, [now, filter], label: "due sources").rows.map(SourceRecord.init(row:))
         }
     }
+
+    /// Active, circuit closed, and due: the scheduled `next_due_at`, else the last fetch plus the
+    /// configured interval, has passed (`$1` is now). Shared by `--once` and the daemon's claims.
+    static let dueCondition = """
+        s.is_active
+        AND (s.circuit_open_until IS NULL OR s.circuit_open_until <= $1::timestamptz)
+        AND coalesce(s.next_due_at, s.last_fetched_at + make_interval(hours => s.fetch_interval_hours),
+                     '-infinity') <= $1::timestamptz
+        """
 
     /// One source by slug, active or not.
     public func source(slug: String) async throws -> SourceRecord? {

@@ -4,6 +4,7 @@ import Foundation
 import HTTPFetcher
 import Logging
 import Postgres
+import Scheduler
 import Synchronization
 
 /// One pass over a set of sources: fetch concurrently, parse, insert, record fetch state, and
@@ -20,6 +21,9 @@ public struct IngestPass: Sendable {
     public var drainDeadline: Duration
     /// Cap on a feed's decoded body; nil keeps the fetcher's default (16 MB).
     public var feedBodyLimit: Int?
+    /// The daemon's scheduling: next due times and lease release. nil for `--once`, which keeps
+    /// the configured interval.
+    public var scheduling: PassScheduling?
     let logger: Logger
 
     public init(store: ArticleStore, fetcher: HTTPFetcher, parserOptions: FeedParserOptions = .init(),
@@ -32,6 +36,7 @@ public struct IngestPass: Sendable {
         self.concurrency = max(1, concurrency)
         self.drainDeadline = drainDeadline
         self.feedBodyLimit = nil
+        self.scheduling = nil
         self.logger = logger
     }
 
@@ -97,8 +102,11 @@ public struct IngestPass: Sendable {
                 sourceKey: source.slug, maxBodyBytes: feedBodyLimit))
             outcome.bytes = response.body.count
             if response.notModified {
+                let next = try await nextFetch(source, now: now, hints: .init(
+                    retryAfter: response.retryAfter, cacheMaxAge: response.cacheMaxAge))
                 try await store.recordFetchSuccess(sourceID: source.id, etag: response.etag,
-                                                   lastModified: response.lastModified, notModified: true, at: now)
+                                                   lastModified: response.lastModified, notModified: true, at: now,
+                                                   schedule: next)
                 outcome.result = .notModified
             } else {
                 var options = parserOptions
@@ -108,8 +116,12 @@ public struct IngestPass: Sendable {
                 let (candidates, tooOld) = EntryMapping(now: now, retentionDays: retentionDays)
                     .candidates(from: document.items)
                 let stored = try await store.insertArticles(candidates, source: source, now: now)
+                let next = try await nextFetch(source, now: now, hints: .init(
+                    retryAfter: response.retryAfter, cacheMaxAge: response.cacheMaxAge,
+                    ttlMinutes: document.ttlMinutes))
                 try await store.recordFetchSuccess(sourceID: source.id, etag: response.etag,
-                                                   lastModified: response.lastModified, notModified: false, at: now)
+                                                   lastModified: response.lastModified, notModified: false, at: now,
+                                                   schedule: next)
                 outcome.itemsSeen = document.items.count + document.droppedCount
                 outcome.inserted = stored.inserted
                 outcome.duplicates = stored.duplicates
@@ -125,7 +137,8 @@ public struct IngestPass: Sendable {
             sourceLogger.warning("source failed", metadata: ["error": "\(error)"])
             if !Task.isCancelled {
                 do {
-                    try await store.recordFetchFailure(sourceID: source.id, at: now)
+                    try await store.recordFetchFailure(sourceID: source.id, at: now,
+                                                       schedule: retryFetch(after: error, now: now))
                 } catch {
                     sourceLogger.error("could not record the failure", metadata: ["error": "\(error)"])
                 }
@@ -133,6 +146,27 @@ public struct IngestPass: Sendable {
         }
         outcome.duration = clock.now - started
         return outcome
+    }
+
+    /// The next due time after a success: adaptive, from the publishing rate of the last week.
+    func nextFetch(_ source: SourceRecord, now: Date, hints: SchedulePolicy.Hints) async throws -> NextFetch? {
+        guard let scheduling else { return nil }
+        let items = source.lastFetchedAt == nil
+            ? nil : try await store.itemsPublishedLastWeek(sourceID: source.id, at: now)
+        let due = scheduling.policy.nextDue(after: now, configuredHours: source.fetchIntervalHours,
+                                            itemsLastWeek: items, hints: hints)
+        return NextFetch(dueAt: due, workerID: scheduling.workerID)
+    }
+
+    /// After a failure: soon (the circuit breaker takes over from the fifth), or when the server's
+    /// Retry-After says, whichever is later.
+    func retryFetch(after error: any Error, now: Date) -> NextFetch? {
+        guard let scheduling else { return nil }
+        var due = scheduling.policy.retryAfterFailure(now: now)
+        if case FetchError.rateLimited(let retryAfter?) = error {
+            due = max(due, now.addingTimeInterval(min(retryAfter, scheduling.policy.maximumInterval).seconds))
+        }
+        return NextFetch(dueAt: due, workerID: scheduling.workerID)
     }
 
     func logSummary(_ summary: PassSummary) -> FetchLogSummary {
@@ -153,6 +187,17 @@ enum ChildResult: Sendable {
     case source(SourceOutcome?)
     case deadline
     case finished
+}
+
+/// Who this daemon is and how it schedules.
+public struct PassScheduling: Sendable {
+    public var workerID: String
+    public var policy: SchedulePolicy
+
+    public init(workerID: String, policy: SchedulePolicy) {
+        self.workerID = workerID
+        self.policy = policy
+    }
 }
 
 /// A one-way stop request that tasks can poll or await (SIGINT/SIGTERM, tests).

@@ -1,0 +1,82 @@
+import Foundation
+import Postgres
+
+/// When a source is due next and which worker's lease the finishing write releases.
+public struct NextFetch: Sendable, Equatable {
+    public var dueAt: Date
+    public var workerID: String
+
+    public init(dueAt: Date, workerID: String) {
+        self.dueAt = dueAt
+        self.workerID = workerID
+    }
+}
+
+/// Claims and leases: PostgreSQL is the only coordinator between daemons.
+extension ArticleStore {
+    /// Claims up to `limit` due sources for `workerID`: active, circuit closed, due (its
+    /// `next_due_at`, else last fetch + configured interval, has passed) and not leased by a live
+    /// worker. FOR UPDATE SKIP LOCKED lets daemons claim side by side without waiting or
+    /// double-claiming; the lease lets another daemon take over once a crashed one's lease expires.
+    public func claimDueSources(workerID: String, limit: Int, lease: Duration,
+                                at now: Date = Date()) async throws -> [SourceRecord] {
+        try await connection.withReconnect(label: "claim sources") { db in
+            try db.query("""
+                WITH due AS (
+                    SELECT s.id FROM public.sources s
+                    WHERE \(Self.dueCondition)
+                      AND (s.lease_until IS NULL OR s.lease_until < $1::timestamptz)
+                    ORDER BY coalesce(s.next_due_at, s.last_fetched_at, '-infinity'), s.slug
+                    LIMIT $2
+                    FOR UPDATE SKIP LOCKED
+                ), claimed AS (
+                    UPDATE public.sources s SET claimed_by = $3,
+                           lease_until = $1::timestamptz + make_interval(secs => $4::double precision)
+                    FROM due WHERE s.id = due.id
+                    RETURNING s.*
+                )
+                SELECT \(SourceRecord.selectColumns)
+                FROM claimed s LEFT JOIN public.categories c ON c.id = s.category_id
+                ORDER BY s.slug
+                """, [now, limit, workerID, lease.secondsValue], label: "claim sources").rows.map(SourceRecord.init(row:))
+        }
+    }
+
+    /// Gives back every lease `workerID` still holds (graceful shutdown), so other daemons can
+    /// claim those sources at once. Returns how many were released.
+    @discardableResult
+    public func releaseLeases(workerID: String) async throws -> Int {
+        try await connection.withReconnect(label: "release leases") { db in
+            try db.query("""
+                UPDATE public.sources SET claimed_by = NULL, lease_until = NULL WHERE claimed_by = $1
+                """, [workerID], label: "release leases").affectedRows
+        }
+    }
+
+    /// Items the source published in the seven days before `now` (the adaptive schedule's input).
+    public func itemsPublishedLastWeek(sourceID: String, at now: Date = Date()) async throws -> Int {
+        try await connection.withReconnect(label: "publishing rate") { db in
+            try db.query("""
+                SELECT count(*) FROM public.articles
+                WHERE source_id = $1::uuid AND published_at > $2::timestamptz - interval '7 days'
+                  AND published_at <= $2::timestamptz
+                """, [sourceID, now], label: "publishing rate").rows.first?.int("count") ?? 0
+        }
+    }
+
+    /// The earliest time any active source becomes due (for the daemon's sleep), nil if none.
+    public func nextDueTime() async throws -> Date? {
+        try await connection.withReconnect(label: "next due time") { db in
+            try db.query("""
+                SELECT min(greatest(coalesce(next_due_at, last_fetched_at + make_interval(hours => fetch_interval_hours),
+                                             '-infinity'),
+                                    coalesce(circuit_open_until, '-infinity'))) AS due
+                FROM public.sources WHERE is_active
+                """, label: "next due time").rows.first?["due"].flatMap(PostgresTimestamp.parse)
+        }
+    }
+}
+
+extension Duration {
+    var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

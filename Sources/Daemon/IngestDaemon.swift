@@ -1,0 +1,126 @@
+import ArticleStore
+import Foundation
+import Ingestion
+import Logging
+import Scheduler
+import ServiceLifecycle
+import Synchronization
+
+/// What the daemon reports while it runs: the seam to systemd notify, metrics and readiness.
+public protocol DaemonObserver: Sendable {
+    /// The first claim succeeded: the daemon is serving.
+    func daemonReady(workerID: String)
+    /// One loop iteration completed with the database answering (watchdog, readiness).
+    func loopTicked(at: Date)
+    func passFinished(_ summary: PassSummary, claimed: Int)
+    func databaseProblem(_ error: any Error)
+    func daemonStopping()
+}
+
+/// Settings a SIGHUP may replace without a restart.
+public struct DaemonSettings: Sendable {
+    /// Sources claimed per pass (one pass = one claim-and-process cycle = one fetch_logs row).
+    public var claimBatch: Int
+    /// How long a claim stays ours; a crashed daemon's sources return after it.
+    public var lease: Duration
+    /// Longest sleep when nothing is due.
+    public var idlePoll: Duration
+    public var makePass: @Sendable (ArticleStore) -> IngestPass
+
+    public init(claimBatch: Int = 16, lease: Duration = .seconds(600), idlePoll: Duration = .seconds(30),
+                makePass: @escaping @Sendable (ArticleStore) -> IngestPass) {
+        self.claimBatch = max(1, claimBatch)
+        self.lease = lease
+        self.idlePoll = idlePoll
+        self.makePass = makePass
+    }
+}
+
+/// The long-running service: claim due sources with a lease, run a pass over them, repeat.
+/// Several daemons on several hosts share one database; PostgreSQL is the only coordinator.
+public final class IngestDaemon: Service, Sendable {
+    public let workerID: String
+    private let store: ArticleStore
+    private let observer: any DaemonObserver
+    private let logger: Logger
+    private let settings: Mutex<DaemonSettings>
+    private let stop = StopSignal()
+
+    public init(workerID: String, store: ArticleStore, settings: DaemonSettings,
+                observer: any DaemonObserver, logger: Logger) {
+        self.workerID = workerID
+        self.store = store
+        self.settings = Mutex(settings)
+        self.observer = observer
+        self.logger = logger
+    }
+
+    /// SIGHUP: the next pass uses these.
+    public func update(_ settings: DaemonSettings) { self.settings.withLock { $0 = settings } }
+
+    /// Stops claiming; in-flight sources get the pass's drain deadline.
+    public func requestStop() { stop.stop() }
+
+    public func run() async throws {
+        try await withGracefulShutdownHandler {
+            await loop()
+        } onGracefulShutdown: { [stop] in
+            stop.stop()
+        }
+    }
+
+    private func loop() async {
+        var ready = false
+        var failures = 0
+        while !stop.isStopped {
+            let current = settings.withLock { $0 }
+            do {
+                let claimed = try await store.claimDueSources(workerID: workerID, limit: current.claimBatch,
+                                                              lease: current.lease)
+                failures = 0
+                if !ready {
+                    ready = true
+                    observer.daemonReady(workerID: workerID)
+                }
+                observer.loopTicked(at: Date())
+                if claimed.isEmpty {
+                    await sleepUntilDue(idlePoll: current.idlePoll)
+                    continue
+                }
+                let summary = try await current.makePass(store).run(sources: claimed, stop: stop)
+                observer.passFinished(summary, claimed: claimed.count)
+            } catch {
+                failures += 1
+                observer.databaseProblem(error)
+                logger.error("database problem; backing off", metadata: ["error": "\(error)", "attempt": "\(failures)"])
+                await sleep(.seconds(min(30, 1 << min(failures, 5))))
+            }
+        }
+        observer.daemonStopping()
+        do {
+            let released = try await store.releaseLeases(workerID: workerID)
+            logger.info("stopped; leases released", metadata: ["released": "\(released)"])
+        } catch {
+            logger.warning("could not release leases; they expire on their own", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Sleeps until the earliest source is due, at most `idlePoll`, waking early on stop.
+    private func sleepUntilDue(idlePoll: Duration) async {
+        var wait = idlePoll
+        if let due = try? await store.nextDueTime() {
+            let untilDue = Duration.seconds(max(0, due.timeIntervalSinceNow))
+            wait = min(wait, max(untilDue, .milliseconds(200)))
+        }
+        await sleep(wait)
+    }
+
+    private func sleep(_ duration: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: duration) }
+            group.addTask { [stop] in await stop.wait() }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+}

@@ -1,0 +1,11 @@
+// Per-source scheduling and leases, so several daemons on several hosts can share one database:
+// a daemon claims due sources with FOR UPDATE SKIP LOCKED and a lease; a crashed daemon's leases
+// simply expire. Additive only; the API roles' column grants do not include these columns.
+extension Migration {
+    static let scheduling = Migration(version: 4, name: "scheduling and leases", sql: #"""
+ALTER TABLE public.sources ADD COLUMN IF NOT EXISTS next_due_at timestamptz;
+ALTER TABLE public.sources ADD COLUMN IF NOT EXISTS claimed_by text;
+ALTER TABLE public.sources ADD COLUMN IF NOT EXISTS lease_until timestamptz;
+CREATE INDEX IF NOT EXISTS idx_sources_next_due_at ON public.sources (next_due_at) WHERE is_active;
+"""#)
+}
