@@ -74,7 +74,9 @@ let package = Package(
 
         .executableTarget(name: "pulse-ingest", dependencies: [
             "Postgres", "Migrations", "ArticleStore", "PulseModel", "PulseConfig", "Ingestion",
-            "FeedParser", "HTTPFetcher", "AddressPolicy",
+            "FeedParser", "HTTPFetcher", "AddressPolicy", "Daemon", "Scheduler",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -70,7 +70,7 @@ enum CharsetDecoder {
         for part in contentType.split(separator: ";").dropFirst() {
             let kv = part.split(separator: "=", maxSplits: 1)
             guard kv.count == 2, kv[0].trimmingSpaces().lowercased() == "charset" else { continue }
-            let v = kv[1].trimmingSpaces().trimmingCharacters(in: "\"'").lowercased()
+            let v = kv[1].trimmingSpaces().trimming("\"'").lowercased()
             return v.isEmpty || v.count > 40 ? nil : v
         }
         return nil
@@ -95,9 +95,18 @@ enum CharsetDecoder {
 
     /// Validity (no overlongs, surrogates or > U+10FFFF) and presence of XML-illegal C0 controls.
     static func scanUTF8(_ s: UnsafeBufferPointer<UInt8>) -> (valid: Bool, controls: Bool) {
+        guard s.count > 0 else { return (true, false) }
         var i = 0, controls = false
         let n = s.count
+        let raw = UnsafeRawPointer(s.baseAddress!)
         while i < n {
+            // Eight plain ASCII bytes (no high bit, none below 0x20) at a time.
+            if i + 8 <= n {
+                let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let high = w & 0x8080_8080_8080_8080
+                let low = (w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080
+                if high == 0 && low == 0 { i += 8; continue }
+            }
             let b = s[i]
             if b < 0x80 {
                 if b < 0x20, b != 0x09, b != 0x0A, b != 0x0D { controls = true }
@@ -255,7 +264,7 @@ extension Substring {
         return s
     }
 
-    func trimmingCharacters(in set: String) -> Substring {
+    func trimming(_ set: String) -> Substring {
         var s = self
         while let f = s.first, set.contains(f) { s = s.dropFirst() }
         while let l = s.last, set.contains(l) { s = s.dropLast() }

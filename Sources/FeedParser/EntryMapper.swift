@@ -10,7 +10,8 @@ enum EntryMapper {
         var images: [String] = []  // first <img> of each HTML field, in field order
 
         // Title
-        let title = item.title.map { inlineText($0, images: &images) } ?? ""
+        var titleImages: [String] = []
+        let title = item.title.map { inlineText($0, images: &titleImages) } ?? ""
         let cappedTitle = TextSanitizer.truncate(title, cap: FieldCaps.title)
         guard !cappedTitle.isEmpty else {
             return .dropped(DroppedEntry(reason: "missing title", title: nil))
@@ -19,7 +20,7 @@ enum EntryMapper {
         // Link: feedburner origLink, RSS link, Atom alternate, permalink guid, YouTube watch URL.
         let videoID = item.ytVideoID.flatMap(youtubeID)
         var candidates = [item.origLink, item.link, item.alternateLink].compactMap { $0 }
-        if let guid = item.guid, item.guidIsPermaLink, URLResolver.hasScheme(guid.trimmingCharacters(in: " \t\r\n")) {
+        if let guid = item.guid, item.guidIsPermaLink, URLResolver.hasScheme(guid.trimming(" \t\r\n")) {
             candidates.append(guid)
         }
         if let videoID { candidates.append(watchURL(videoID)) }
@@ -49,12 +50,16 @@ enum EntryMapper {
         if let text = contentText {
             entry.content = TextSanitizer.truncate(text, cap: options.maxContentLength)
         }
-        var summaryText: String?
-        for raw in [item.description, item.summary, item.itunesSummary, item.mediaDescription].compactMap({ $0 }) {
-            let text = blockText(raw, images: &images)
-            if !text.isEmpty { summaryText = text; break }
+        for raw in [item.description, item.summary, item.itunesSummary, item.mediaDescription] {
+            guard let raw, entry.summary == nil else { continue }
+            // Short input cannot need the paragraph-aware cut: go straight to one line.
+            let short = raw.value.utf8.count <= FieldCaps.summary
+            let text = plainText(raw, multiline: !short, images: &images)
+            if !text.isEmpty {
+                entry.summary = short ? text : TextSanitizer.inline(TextSanitizer.truncate(text, cap: FieldCaps.summary))
+            }
         }
-        if let text = summaryText ?? contentText {
+        if entry.summary == nil, let text = contentText {
             entry.summary = TextSanitizer.inline(TextSanitizer.truncate(text, cap: FieldCaps.summary))
         }
 
@@ -79,7 +84,7 @@ enum EntryMapper {
         thumbs.append(item.enclosures.first { MediaFields.isImage(type: $0.type, medium: $0.medium, url: $0.url) }?.url)
         thumbs.append(item.itunesImage)
         for src in images {
-            let trimmed = src.trimmingCharacters(in: " \t\r\n")
+            let trimmed = src.trimming(" \t\r\n")
             thumbs.append(URLResolver.hasScheme(trimmed) ? trimmed : base.flatMap { URLResolver.resolve(trimmed, against: $0) })
         }
         if entry.mediaType == "podcast" { thumbs.append(header.itunesImage) }
@@ -88,24 +93,29 @@ enum EntryMapper {
     }
 
     static func blockText(_ raw: RawText, images: inout [String]) -> String {
-        switch raw.mode {
-        case .text:
-            return TextSanitizer.block(raw.value)
-        case .html, .xhtml:
-            let e = HTMLText.extract(raw.value)
-            if let img = e.firstImageSource { images.append(img) }
-            return e.text
-        }
+        plainText(raw, multiline: true, images: &images)
     }
 
     static func inlineText(_ raw: RawText, images: inout [String]) -> String {
-        var ignored: [String] = []
-        return TextSanitizer.inline(blockText(raw, images: &ignored))
+        plainText(raw, multiline: false, images: &images)
+    }
+
+    /// Text of a field: HTML goes through HTMLText unless it has no markup at all.
+    static func plainText(_ raw: RawText, multiline: Bool, images: inout [String]) -> String {
+        var value = raw.value
+        return value.withUTF8 { bytes -> String in
+            if raw.mode == .text || (!bytes.contains(UInt8(ascii: "<")) && !bytes.contains(UInt8(ascii: "&"))) {
+                return TextSanitizer.cleanString(bytes, multiline: multiline)
+            }
+            let e = HTMLText.extract(bytes: bytes)
+            if let img = e.firstImageSource { images.append(img) }
+            return multiline ? e.text : TextSanitizer.inline(e.text)
+        }
     }
 
     /// RSS `<author>` is "email (Name)" by spec: keep the name when present.
     static func rssAuthorName(_ s: String) -> String {
-        let t = s.trimmingCharacters(in: " \t\r\n")
+        let t = s.trimming(" \t\r\n")
         if t.hasSuffix(")"), let open = t.firstIndex(of: "("), t[..<open].contains("@") {
             let name = t[t.index(after: open)..<t.index(before: t.endIndex)]
             if !name.isEmpty { return String(name) }
@@ -114,7 +124,7 @@ enum EntryMapper {
     }
 
     static func youtubeID(_ raw: String) -> String? {
-        let id = raw.trimmingCharacters(in: " \t\r\n")
+        let id = raw.trimming(" \t\r\n")
         guard (6...20).contains(id.utf8.count), id.utf8.allSatisfy({ c in
             (c | 0x20 >= 97 && c | 0x20 <= 122) || (c >= 48 && c <= 57) || c == 45 || c == 95
         }) else { return nil }
@@ -129,9 +139,11 @@ enum EntryMapper {
 struct ItemCollector {
     let maxItems: Int
     let maxListed: Int
-    var entries: [(entry: FeedEntry, position: Int)] = []
+    var entries: [FeedEntry] = []
+    var positions: [Int] = []
     var dropped: [DroppedEntry] = []
     var droppedCount = 0
+    var trimmed = false
 
     init(maxItems: Int, maxListed: Int) {
         self.maxItems = max(0, maxItems)
@@ -141,7 +153,8 @@ struct ItemCollector {
     mutating func add(_ outcome: ItemOutcome) {
         switch outcome {
         case .entry(let e, let position):
-            entries.append((e, position))
+            entries.append(e)
+            positions.append(position)
             if entries.count >= 2 * maxItems + 64 { trim() }
         case .dropped(let d):
             drop(d)
@@ -155,21 +168,25 @@ struct ItemCollector {
 
     mutating func trim() {
         guard entries.count > maxItems else { return }
-        entries.sort { a, b in
-            switch (a.entry.effectiveDate, b.entry.effectiveDate) {
-            case let (x?, y?): return x != y ? x > y : a.position < b.position
+        trimmed = true
+        var order = Array(entries.indices)
+        order.sort { a, b in
+            switch (entries[a].effectiveDate, entries[b].effectiveDate) {
+            case let (x?, y?): return x != y ? x > y : positions[a] < positions[b]
             case (_?, nil): return true
             case (nil, _?): return false
-            case (nil, nil): return a.position < b.position
+            case (nil, nil): return positions[a] < positions[b]
             }
         }
-        for extra in entries[maxItems...] { drop(DroppedEntry(reason: "over item cap", title: extra.entry.title)) }
-        entries.removeSubrange(maxItems...)
+        for i in order[maxItems...] { drop(DroppedEntry(reason: "over item cap", title: entries[i].title)) }
+        // Keep the survivors in document order.
+        let kept = order[..<maxItems].sorted { positions[$0] < positions[$1] }
+        entries = kept.map { entries[$0] }
+        positions = kept.map { positions[$0] }
     }
 
     mutating func finish() -> [FeedEntry] {
         trim()
-        entries.sort { $0.position < $1.position }
-        return entries.map(\.entry)
+        return entries
     }
 }

@@ -163,52 +163,52 @@ public enum FeedDate {
     }
 
     /// Month from its English name or any prefix of at least three letters ("Sept", "june").
-    static func monthNumber(_ word: [UInt8]) -> Int? {
+    static func monthNumber(_ word: Word) -> Int? {
         guard word.count >= 3 else { return nil }
-        let names = ["january", "february", "march", "april", "may", "june", "july", "august",
-                     "september", "october", "november", "december"]
-        for (i, name) in names.enumerated() {
-            let n = Array(name.utf8)
-            guard word.count <= n.count else { continue }
-            if zip(word, n).allSatisfy({ lower($0) == $1 }) { return i + 1 }
+        for (i, name) in monthKeys.enumerated() where word.count <= name.count {
+            let mask: UInt64 = word.count >= 8 ? ~0 : (1 << (8 * UInt64(word.count))) - 1
+            if name.key & mask == word.key { return i + 1 }
         }
         return nil
     }
 
+    static let monthKeys: [Word] = ["january", "february", "march", "april", "may", "june", "july", "august",
+                                    "september", "october", "november", "december"].map { Word(Array($0.utf8)) }
+
     /// Named zones: RFC 822's plus the common abbreviations feeds emit. Seconds east of UTC.
-    static func namedZone(_ word: [UInt8]) -> Int? {
-        let w = String(decoding: word.map(lower), as: UTF8.self)
-        let hours: Double
-        switch w {
-        case "gmt", "ut", "utc", "z", "wet", "zulu": hours = 0
-        case "est": hours = -5
-        case "edt", "ast": hours = -4
-        case "cst": hours = -6
-        case "cdt": hours = -5
-        case "mst": hours = -7
-        case "mdt": hours = -6
-        case "pst": hours = -8
-        case "pdt": hours = -7
-        case "akst": hours = -9
-        case "akdt": hours = -8
-        case "hst": hours = -10
-        case "adt": hours = -3
-        case "nst": hours = -3.5
-        case "bst", "cet", "west", "met": hours = 1
-        case "cest", "eet", "mest", "sast": hours = 2
-        case "eest", "msk": hours = 3
-        case "ist": hours = 5.5
-        case "sgt", "hkt", "awst": hours = 8
-        case "jst", "kst": hours = 9
-        case "acst": hours = 9.5
-        case "aest": hours = 10
-        case "acdt": hours = 10.5
-        case "aedt": hours = 11
-        case "nzst": hours = 12
-        case "nzdt": hours = 13
-        default: return nil
+    static func namedZone(_ word: Word) -> Int? {
+        zones[word.key].map { Int($0 * 3600) }
+    }
+
+    static let zones: [UInt64: Double] = {
+        let table: [(String, Double)] = [
+            ("gmt", 0), ("ut", 0), ("utc", 0), ("z", 0), ("wet", 0), ("zulu", 0),
+            ("est", -5), ("edt", -4), ("ast", -4), ("adt", -3), ("cst", -6), ("cdt", -5), ("mst", -7), ("mdt", -6),
+            ("pst", -8), ("pdt", -7), ("akst", -9), ("akdt", -8), ("hst", -10), ("nst", -3.5),
+            ("bst", 1), ("cet", 1), ("west", 1), ("met", 1), ("cest", 2), ("eet", 2), ("mest", 2), ("sast", 2),
+            ("eest", 3), ("msk", 3), ("ist", 5.5), ("sgt", 8), ("hkt", 8), ("awst", 8), ("jst", 9), ("kst", 9),
+            ("acst", 9.5), ("aest", 10), ("acdt", 10.5), ("aedt", 11), ("nzst", 12), ("nzdt", 13),
+        ]
+        var m: [UInt64: Double] = [:]
+        for (name, hours) in table { m[Word(Array(name.utf8)).key] = hours }
+        return m
+    }()
+
+    /// A lowercased ASCII word packed into 8 bytes (no allocation per token).
+    struct Word {
+        var key: UInt64 = 0
+        var count = 0
+
+        init(_ bytes: [UInt8]) {
+            for b in bytes { append(b) }
         }
-        return Int(hours * 3600)
+
+        init() {}
+
+        mutating func append(_ b: UInt8) {
+            if count < 8 { key |= UInt64(FeedDate.lower(b)) << (8 * UInt64(count)) }
+            count += 1
+        }
     }
 
     static func lower(_ c: UInt8) -> UInt8 { c >= 65 && c <= 90 ? c + 32 : c }
@@ -246,7 +246,11 @@ struct Scanner8 {
 
     /// Spaces, and the "-" or "/" some feeds put between day, month and year.
     mutating func skipSeparators() {
-        while pos < end, [0x20, 0x09, UInt8(ascii: "-"), UInt8(ascii: "/"), UInt8(ascii: ",")].contains(buf[pos]) { pos += 1 }
+        while pos < end {
+            let c = buf[pos]
+            guard c == 0x20 || c == 0x09 || c == 0x2D || c == 0x2F || c == 0x2C else { break }
+            pos += 1
+        }
     }
 
     mutating func digits(min: Int, max: Int) -> Int? {
@@ -261,11 +265,10 @@ struct Scanner8 {
         return value
     }
 
-    mutating func word() -> [UInt8]? {
-        let start = pos
-        while pos < end, FeedDate.isAlpha(buf[pos]) { pos += 1 }
-        guard pos > start else { return nil }
-        let w = Array(buf[start..<pos])
+    mutating func word() -> FeedDate.Word? {
+        var w = FeedDate.Word()
+        while pos < end, FeedDate.isAlpha(buf[pos]) { w.append(buf[pos]); pos += 1 }
+        guard w.count > 0 else { return nil }
         _ = eat(UInt8(ascii: "."))  // "Sept." / "Jun."
         return w
     }

@@ -50,7 +50,7 @@ public enum FeedParser {
         do throws(FeedParseError) {
             guard let reader = XMLSource.streamingReader(utf8, url: url, log: strictLog) else { throw FeedParseError.empty }
             defer { xmlFreeTextReader(reader) }
-            let walker = FeedWalker(reader: reader, options: options, baseURL: url, hasXMLBase: hasXMLBase,
+            var walker = FeedWalker(reader: reader, options: options, baseURL: url, hasXMLBase: hasXMLBase,
                                     budget: budget, log: strictLog)
             try walker.run()
             let doc = document(walker, recovered: false)
@@ -92,7 +92,7 @@ public enum FeedParser {
         defer { xmlFreeDoc(docPtr) }
         guard let reader = xmlReaderWalker(docPtr) else { return nil }
         defer { xmlFreeTextReader(reader) }
-        let walker = FeedWalker(reader: reader, options: options, baseURL: url, hasXMLBase: hasXMLBase,
+        var walker = FeedWalker(reader: reader, options: options, baseURL: url, hasXMLBase: hasXMLBase,
                                 budget: budget, log: log)
         walker.internNames = true
         try walker.run()
@@ -114,7 +114,7 @@ public enum FeedParser {
                     && l.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 95 }
                 return ok ? l : nil
             }
-        let ttl = h.ttl.flatMap { Int($0.trimmingCharacters(in: " \t\r\n")) }.flatMap { (0...10_080).contains($0) ? $0 : nil }
+        let ttl = h.ttl.flatMap { Int($0.trimming(" \t\r\n")) }.flatMap { (0...10_080).contains($0) ? $0 : nil }
         var collector = walker.collector
         let items = collector.finish()
         return FeedDocument(format: walker.format ?? .rss20, recovered: recovered, encoding: "utf-8",
@@ -125,16 +125,17 @@ public enum FeedParser {
 
     private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: String) -> Bool {
         let n = Array(needle.utf8)
-        guard hay.count >= n.count, let first = n.first else { return false }
+        guard hay.count >= n.count, let first = n.first, let base = hay.baseAddress else { return false }
         var i = 0
         let last = hay.count - n.count
         while i <= last {
-            if hay[i] == first {
-                var k = 1
-                while k < n.count, hay[i + k] == n[k] { k += 1 }
-                if k == n.count { return true }
-            }
-            i += 1
+            // memchr finds candidate starts at memory speed.
+            guard let hit = memchr(base + i, Int32(first), last - i + 1) else { return false }
+            let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            var k = 1
+            while k < n.count, hay[at + k] == n[k] { k += 1 }
+            if k == n.count { return true }
+            i = at + 1
         }
         return false
     }

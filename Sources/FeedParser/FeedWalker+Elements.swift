@@ -1,6 +1,6 @@
 /// Per-element rules: which elements fill which fields, at feed level and inside an item.
 extension FeedWalker {
-    func feedElement(_ tag: Tag, parent: Tag, depth: Int, ns: Namespace) {
+    mutating func feedElement(_ tag: Tag, parent: Tag, depth: Int, ns: Namespace) {
         let atHead = parent == .channel || (atomDocument && parent == .feed)
         if tag == .channel, ns == .rss090 { format = .rss090 }
         if parent == .author, tag == .name, atomDocument, stack.count >= 2, stack[stack.count - 2].tag == .feed {
@@ -25,17 +25,18 @@ extension FeedWalker {
         }
     }
 
-    func itemElement(_ tag: Tag, parent: Tag, depth: Int) {
+    mutating func itemElement(_ tag: Tag, parent: Tag, depth: Int) {
         // Media RSS may sit at any depth inside the item (media:group nests it).
         switch tag {
         case .mediaContent:
             if let url = resolve(attribute("url")) {
-                item?.mediaContents.append(Enclosure(url: url, type: attribute("type"), medium: attribute("medium"),
-                                                     durationSeconds: MediaFields.duration(attribute("duration"))))
+                let media = Enclosure(url: url, type: attribute("type"), medium: attribute("medium"),
+                                      durationSeconds: MediaFields.duration(attribute("duration")))
+                item?.mediaContents.append(media)
             }
             return
         case .mediaThumbnail:
-            if item?.mediaThumbnail == nil { item?.mediaThumbnail = resolve(attribute("url")) }
+            if item?.mediaThumbnail == nil, let url = resolve(attribute("url")) { item?.mediaThumbnail = url }
             return
         case .mediaDescription:
             beginCapture(.itemMediaDescription, depth: depth, mode: attribute("type") == "html" ? .html : .text)
@@ -63,7 +64,8 @@ extension FeedWalker {
             }
         case .contentEncoded: beginCapture(.itemContentEncoded, depth: depth, mode: .html)
         case .guid:
-            item?.guidIsPermaLink = attribute("isPermaLink")?.lowercased() != "false"
+            let permaLink = attribute("isPermaLink")?.lowercased() != "false"
+            item?.guidIsPermaLink = permaLink
             beginCapture(.itemGuid, depth: depth, mode: .text)
         case .id: beginCapture(.itemGuid, depth: depth, mode: .text)
         case .pubDate, .published, .issued, .created: beginCapture(.itemPublished, depth: depth, mode: .text)
@@ -74,12 +76,13 @@ extension FeedWalker {
         case .itunesAuthor: beginCapture(.itemItunesAuthor, depth: depth, mode: .text)
         case .itunesDuration: beginCapture(.itemItunesDuration, depth: depth, mode: .text)
         case .itunesSummary: beginCapture(.itemItunesSummary, depth: depth, mode: .text)
-        case .itunesImage: if item?.itunesImage == nil { item?.itunesImage = resolve(attribute("href")) }
+        case .itunesImage: if item?.itunesImage == nil, let url = resolve(attribute("href")) { item?.itunesImage = url }
         case .ytVideoId: beginCapture(.itemYtVideoID, depth: depth, mode: .text)
         case .origLink: beginCapture(.itemOrigLink, depth: depth, mode: .text)
         case .enclosure:
             if let url = resolve(attribute("url")) {
-                item?.enclosures.append(Enclosure(url: url, type: attribute("type"), medium: nil, durationSeconds: nil))
+                let enclosure = Enclosure(url: url, type: attribute("type"), medium: nil, durationSeconds: nil)
+                item?.enclosures.append(enclosure)
             }
         case .source:
             if atomDocument { skipDepth = depth }  // atom:source repeats feed metadata: ignore it
@@ -88,7 +91,7 @@ extension FeedWalker {
     }
 
     /// Atom `<link>` (or atom:link inside RSS): alternate -> the item link, enclosure -> media.
-    private func atomLink() {
+    private mutating func atomLink() {
         guard let href = resolve(attribute("href")) else { return }
         let rel = attribute("rel") ?? "alternate"
         let type = attribute("type")
@@ -116,7 +119,7 @@ extension FeedWalker {
         }
     }
 
-    func assign(_ field: Field, _ text: RawText) {
+    mutating func assign(_ field: Field, _ text: RawText) {
         func first(_ slot: inout String?) { if slot == nil { slot = text.value } }
         func firstText(_ slot: inout RawText?) { if slot == nil { slot = text } }
         switch field {

@@ -3,7 +3,7 @@ internal import CLibXML2
 /// Walks a libxml2 text reader (streaming, or a walker over a recovered tree) and fills
 /// FeedHeader / ItemBuilder values. Elements are identified by interned-name pointers; text is
 /// copied only while a field we want is open.
-final class FeedWalker {
+struct FeedWalker {
     struct Open {
         var tag: Tag
         var depth: Int
@@ -41,6 +41,8 @@ final class FeedWalker {
     var buffer: [UInt8] = []
     var collector: ItemCollector
     var itemCount = 0
+    /// Set when the budget ran out while closing items; run() throws on its next step.
+    var budgetHit = false
 
     init(reader: xmlTextReaderPtr, options: FeedParserOptions, baseURL: String?, hasXMLBase: Bool,
          budget: CPUBudget, log: ErrorLog) {
@@ -54,14 +56,14 @@ final class FeedWalker {
         self.collector = ItemCollector(maxItems: options.maxItems, maxListed: options.maxDroppedListed)
     }
 
-    func run() throws(FeedParseError) {
+    mutating func run() throws(FeedParseError) {
         var nodes = 0
         while true {
             let status = xmlTextReaderRead(reader)
             if status == 0 { break }
             if status < 0 { throw log.error }
             nodes &+= 1
-            if nodes & 63 == 0, budget.exceeded() { throw .cpuBudgetExceeded }
+            if budgetHit || (nodes & 255 == 0 && budget.exceeded()) { throw .cpuBudgetExceeded }
             switch xmlTextReaderNodeType(reader) {
             case 1:  // element
                 let depth = Int(xmlTextReaderDepth(reader))
@@ -85,7 +87,7 @@ final class FeedWalker {
 
     /// Closes every open element at `depth` or deeper (robust to readers that do or do not
     /// report an end event for empty elements).
-    private func close(_ depth: Int) {
+    private mutating func close(_ depth: Int) {
         while let top = stack.last, top.depth >= depth {
             stack.removeLast()
             if let c = capture {
@@ -94,18 +96,18 @@ final class FeedWalker {
                 }
             }
             if top.depth == skipDepth { skipDepth = .max }
-            if top.depth == itemDepth, var finished = item {
+            if top.depth == itemDepth, var finished = item.take() {
                 if finished.base == nil, hasXMLBase { finished.base = currentBase() }
-                item = nil
                 itemDepth = -1
                 itemCount += 1
                 finished.position = itemCount
                 collector.add(EntryMapper.map(finished, header: header, baseURL: baseURL, options: options))
+                if itemCount & 15 == 0, budget.exceeded() { budgetHit = true }
             }
         }
     }
 
-    private func start(_ depth: Int) throws(FeedParseError) {
+    private mutating func start(_ depth: Int) throws(FeedParseError) {
         var localName = xmlTextReaderConstLocalName(reader)
         if internNames, let raw = localName { localName = xmlTextReaderConstString(reader, raw) }
         let ns = table.namespace(xmlTextReaderConstNamespaceUri(reader))
@@ -139,10 +141,10 @@ final class FeedWalker {
         stack.append(Open(tag: tag, depth: depth, name: localName))
     }
 
-    private func detectFormat(ns: Namespace, name: NameTable.Name?, localName: UnsafePointer<xmlChar>?) throws(FeedParseError) {
+    private mutating func detectFormat(ns: Namespace, name: NameTable.Name?, localName: UnsafePointer<xmlChar>?) throws(FeedParseError) {
         switch (name, ns) {
         case (.rss?, .none), (.rss?, .userlandRSS2):
-            switch attribute("version")?.trimmingCharacters(in: " \t\r\n") ?? "" {
+            switch attribute("version")?.trimming(" \t\r\n") ?? "" {
             case "0.90": format = .rss090
             case "0.91": format = .rss091
             case "0.92", "0.93", "0.94": format = .rss092
@@ -165,12 +167,12 @@ final class FeedWalker {
 
     // MARK: Captures
 
-    func beginCapture(_ field: Field, depth: Int, mode: TextMode) {
+    mutating func beginCapture(_ field: Field, depth: Int, mode: TextMode) {
         buffer.removeAll(keepingCapacity: true)
         capture = Capture(field: field, depth: depth, mode: mode, limit: field.byteLimit(contentCap: options.maxContentLength))
     }
 
-    private func appendValue() {
+    private mutating func appendValue() {
         guard let value = xmlTextReaderConstValue(reader) else { return }
         if capture?.mode == .xhtml {
             var p = value
@@ -188,17 +190,17 @@ final class FeedWalker {
         }
     }
 
-    private func appendCString(_ p: UnsafePointer<xmlChar>) {
+    private mutating func appendCString(_ p: UnsafePointer<xmlChar>) {
         let len = Int(xmlStrlen(p))
         buffer.append(contentsOf: UnsafeBufferPointer(start: p, count: len))
         enforceLimit()
     }
 
-    private func append(_ s: StaticString) {
+    private mutating func append(_ s: StaticString) {
         buffer.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
-    private func appendStartTag(_ localName: UnsafePointer<xmlChar>?) {
+    private mutating func appendStartTag(_ localName: UnsafePointer<xmlChar>?) {
         guard let localName else { return }
         append("<"); appendCString(localName)
         if xmlStrEqual(localName, "img") == 1, let src = attribute("src") {
@@ -209,7 +211,7 @@ final class FeedWalker {
         append(">")
     }
 
-    private func enforceLimit() {
+    private mutating func enforceLimit() {
         guard let c = capture, buffer.count > c.limit else { return }
         var cut = c.limit
         while cut > 0, buffer[cut] & 0xC0 == 0x80 { cut -= 1 }  // stay on a character boundary
@@ -217,7 +219,7 @@ final class FeedWalker {
         capture?.truncated = true
     }
 
-    private func finishCapture() {
+    private mutating func finishCapture() {
         guard let c = capture else { return }
         capture = nil
         let text = String(decoding: buffer, as: UTF8.self)
@@ -247,7 +249,7 @@ final class FeedWalker {
     /// Trims and resolves a URL reference against the base in force.
     func resolve(_ raw: String?) -> String? {
         guard let raw else { return nil }
-        let trimmed = raw.trimmingCharacters(in: " \t\r\n")
+        let trimmed = raw.trimming(" \t\r\n")
         guard !trimmed.isEmpty, trimmed.utf8.count <= 8 * FieldCaps.url else { return nil }
         if URLResolver.hasScheme(trimmed) { return trimmed }
         guard let base = currentBase() else { return nil }
@@ -256,11 +258,18 @@ final class FeedWalker {
 }
 
 extension String {
-    func trimmingCharacters(in set: String) -> String {
-        let scalars = unicodeScalars
-        let chars = Set(set.unicodeScalars)
-        guard let first = scalars.firstIndex(where: { !chars.contains($0) }) else { return "" }
-        let last = scalars.lastIndex(where: { !chars.contains($0) })!
-        return String(scalars[first...last])
+    /// Trims the given ASCII bytes from both ends; returns `self` (no copy) when nothing to trim.
+    func trimming(_ set: StaticString) -> String {
+        let setBytes = UnsafeBufferPointer(start: set.utf8Start, count: set.utf8CodeUnitCount)
+        @inline(__always) func inSet(_ b: UInt8) -> Bool {
+            for c in setBytes where c == b { return true }
+            return false
+        }
+        let u = utf8
+        guard let f = u.first, let l = u.last, inSet(f) || inSet(l) else { return self }
+        var start = u.startIndex, end = u.endIndex
+        while start < end, inSet(u[start]) { start = u.index(after: start) }
+        while end > start, inSet(u[u.index(before: end)]) { end = u.index(before: end) }
+        return String(self[start..<end])
     }
 }

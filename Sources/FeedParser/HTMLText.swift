@@ -20,8 +20,7 @@ public enum HTMLText {
     public static func extract(bytes: UnsafeBufferPointer<UInt8>) -> Extract {
         // Fast path: nothing to parse.
         if !bytes.contains(UInt8(ascii: "<")) && !bytes.contains(UInt8(ascii: "&")) {
-            return Extract(text: String(decoding: TextSanitizer.clean(bytes, multiline: true), as: UTF8.self),
-                           firstImageSource: nil)
+            return Extract(text: TextSanitizer.cleanString(bytes, multiline: true), firstImageSource: nil)
         }
         guard bytes.count > 0, bytes.count < Int(Int32.max), let base = bytes.baseAddress else {
             return Extract(text: "", firstImageSource: nil)
@@ -35,8 +34,8 @@ public enum HTMLText {
         defer { xmlFreeDoc(doc) }
         var walker = Walker()
         walker.walk(UnsafeMutableRawPointer(doc).assumingMemoryBound(to: xmlNode.self))
-        let text = walker.out.withUnsafeBufferPointer { TextSanitizer.clean($0, multiline: true) }
-        return Extract(text: String(decoding: text, as: UTF8.self), firstImageSource: walker.firstImage)
+        let text = walker.out.withUnsafeBufferPointer { TextSanitizer.cleanString($0, multiline: true) }
+        return Extract(text: text, firstImageSource: walker.firstImage)
     }
 
     enum Kind: UInt8 { case inline, paragraph, line, cell, skip, br, img, pre }

@@ -1,40 +1,85 @@
 /// The URL rules of contract section 3 (invariant 5): absolute http(s), a host, no userinfo,
 /// no control/bidi/space characters, at most 2048 characters, no private, loopback, link-local
 /// or obfuscated (decimal, hex, octal, short-form) IP-literal host. Minimal on purpose; the lead
-/// may swap in the shared URL module.
+/// may swap in the shared URL module. One pass over the UTF-8 bytes: it runs on every link.
 public enum LinkSafety {
     public static func check(_ raw: String) -> String? {
-        let s = raw.trimmingCharacters(in: " \t\r\n")
-        guard !s.isEmpty, s.unicodeScalars.count <= FieldCaps.url else { return nil }
-        for v in s.unicodeScalars {
-            let c = v.value
-            if c <= 0x20 || c == 0x7F || (0x80...0xA0).contains(c) || c == 0x200E || c == 0x200F
-                || (0x202A...0x202E).contains(c) || (0x2066...0x2069).contains(c) || c == 0xFEFF
-                || c == 0x061C || c == 0x5C { return nil }
+        var copy = raw
+        return copy.withUTF8 { all -> String? in
+            var start = 0, end = all.count
+            while start < end, isSpace(all[start]) { start += 1 }
+            while end > start, isSpace(all[end - 1]) { end -= 1 }
+            let s = UnsafeBufferPointer(rebasing: all[start..<end])
+            guard s.count >= 8, s.count <= 4 * FieldCaps.url else { return nil }
+            // Scheme.
+            var i: Int
+            if lower(s[0]) == 0x68, lower(s[1]) == 0x74, lower(s[2]) == 0x74, lower(s[3]) == 0x70 {  // "http"
+                i = 4
+                if lower(s[4]) == 0x73 { i = 5 }
+            } else { return nil }
+            guard i + 3 <= s.count, s[i] == 0x3A, s[i + 1] == 0x2F, s[i + 2] == 0x2F else { return nil }
+            i += 3
+            // Characters: no controls, spaces, backslashes, bidi controls; count scalars.
+            var scalars = 0
+            var k = 0
+            while k < s.count {
+                let b = s[k]
+                if b & 0xC0 != 0x80 { scalars += 1 }
+                if b <= 0x20 || b == 0x7F || b == 0x5C { return nil }
+                if b == 0xC2, k + 1 < s.count, s[k + 1] <= 0xA0 { return nil }                 // C1, NBSP
+                if b == 0xD8, k + 1 < s.count, s[k + 1] == 0x9C { return nil }                 // ALM
+                if b == 0xE2, k + 2 < s.count {
+                    let b1 = s[k + 1], b2 = s[k + 2]
+                    if b1 == 0x80 && (b2 == 0x8E || b2 == 0x8F || (0xAA...0xAE).contains(b2)) { return nil }
+                    if b1 == 0x81 && (0xA6...0xA9).contains(b2) { return nil }
+                }
+                if b == 0xEF, k + 2 < s.count, s[k + 1] == 0xBB, s[k + 2] == 0xBF { return nil }
+                k += 1
+            }
+            guard scalars <= FieldCaps.url else { return nil }
+            // Authority.
+            var authEnd = i
+            while authEnd < s.count, s[authEnd] != 0x2F, s[authEnd] != 0x3F, s[authEnd] != 0x23 { authEnd += 1 }
+            guard authEnd > i else { return nil }
+            let authority = UnsafeBufferPointer(rebasing: s[i..<authEnd])
+            if authority.contains(0x40) { return nil }  // userinfo
+            guard hostAllowed(authority) else { return nil }
+            return start == 0 && end == all.count ? raw : String(decoding: s, as: UTF8.self)
         }
-        let parts = URLResolver.split(s)
-        guard let scheme = parts.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let authority = parts.authority, !authority.isEmpty, !authority.contains("@") else { return nil }
-        var host = Substring(authority)
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return nil }
-            let literal = host[host.index(after: host.startIndex)..<close].lowercased()
-            return ipv6Allowed(literal) ? s : nil
+    }
+
+    @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+    @inline(__always) static func lower(_ b: UInt8) -> UInt8 { b >= 65 && b <= 90 ? b + 32 : b }
+    @inline(__always) static func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
+    @inline(__always) static func isHex(_ b: UInt8) -> Bool { isDigit(b) || (lower(b) >= 97 && lower(b) <= 102) }
+
+    static func hostAllowed(_ authority: UnsafeBufferPointer<UInt8>) -> Bool {
+        if authority.first == 0x5B {  // [IPv6]
+            guard let close = authority.firstIndex(of: 0x5D) else { return false }
+            let literal = String(decoding: UnsafeBufferPointer(rebasing: authority[1..<close]), as: UTF8.self).lowercased()
+            return ipv6Allowed(literal)
         }
-        if let colon = host.lastIndex(of: ":") {
-            let port = host[host.index(after: colon)...]
-            guard port.allSatisfy(\.isASCIIDigitChar), port.count <= 5 else { return nil }
-            host = host[..<colon]
+        var hostEnd = authority.count
+        if let colon = authority.lastIndex(of: 0x3A) {
+            let port = authority[(colon + 1)...]
+            guard port.count <= 5, port.allSatisfy(isDigit) else { return false }
+            hostEnd = colon
         }
-        let h = host.lowercased().trimmingCharacters(in: ".")
-        guard !h.isEmpty, h != "localhost", !h.hasSuffix(".localhost") else { return nil }
+        var host = UnsafeBufferPointer(rebasing: authority[0..<hostEnd])
+        while let last = host.last, last == 0x2E { host = UnsafeBufferPointer(rebasing: host[0..<(host.count - 1)]) }
+        guard !host.isEmpty else { return false }
+        // "localhost" and "*.localhost"
+        let localhost: [UInt8] = Array("localhost".utf8)
+        if host.count >= 9, zip(host[(host.count - 9)...], localhost).allSatisfy({ lower($0) == $1 }),
+           host.count == 9 || host[host.count - 10] == 0x2E { return false }
         // A numeric last label makes the whole host an IPv4 literal for URL parsers (WHATWG),
         // including decimal/hex/octal short forms: only canonical public dotted quads pass.
-        let lastLabel = h.split(separator: ".").last ?? ""
-        let numeric = lastLabel.allSatisfy(\.isASCIIDigitChar)
-            || (lastLabel.hasPrefix("0x") && lastLabel.dropFirst(2).allSatisfy(\.isHexDigit))
-        if numeric { return ipv4Allowed(h) ? s : nil }
-        return s
+        let labelStart = (host.lastIndex(of: 0x2E).map { $0 + 1 }) ?? 0
+        let label = host[labelStart...]
+        let numeric = (!label.isEmpty && label.allSatisfy(isDigit))
+            || (label.count > 2 && label.first == 0x30 && lower(label[labelStart + 1]) == 0x78
+                && label.dropFirst(2).allSatisfy(isHex))
+        return numeric ? ipv4Allowed(String(decoding: host, as: UTF8.self)) : true
     }
 
     /// Only canonical dotted quads of public addresses pass.
@@ -43,7 +88,7 @@ public enum LinkSafety {
         guard parts.count == 4 else { return false }
         var o: [Int] = []
         for p in parts {
-            guard !p.isEmpty, p.count <= 3, p.allSatisfy(\.isASCIIDigitChar), p == "0" || !p.hasPrefix("0"),
+            guard !p.isEmpty, p.count <= 3, p.utf8.allSatisfy(isDigit), p == "0" || p.first != "0",
                   let v = Int(p), v <= 255 else { return false }
             o.append(v)
         }

@@ -4,7 +4,7 @@ public enum MediaFields {
     /// Capped at 24 hours; nil when unparseable or zero.
     public static func duration(_ raw: String?) -> Int? {
         guard let raw else { return nil }
-        let s = raw.trimmingCharacters(in: " \t\r\n")
+        let s = raw.trimming(" \t\r\n")
         guard !s.isEmpty, s.count <= 20 else { return nil }
         let parts = s.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count <= 3 else { return nil }
@@ -26,7 +26,7 @@ public enum MediaFields {
     public static func mimeType(_ raw: String?) -> String? {
         guard let raw else { return nil }
         let base = raw.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-        let s = base.trimmingCharacters(in: " \t\r\n").lowercased()
+        let s = base.trimming(" \t\r\n").lowercased()
         guard s.utf8.count <= FieldCaps.mime else { return nil }
         let halves = s.split(separator: "/", omittingEmptySubsequences: false)
         guard halves.count == 2 else { return nil }

@@ -114,10 +114,12 @@ struct PulseIngest: AsyncParsableCommand {
                                         userAgent: context.environment.userAgent, allowedNetworks: networks)).run()
         } else if prune {
             status = await PruneMode(context: context, dryRun: dryRun).run()
-        } else {
-            let mode = backfill ? "--backfill" : "the service mode"
-            context.fail("\(mode) is not yet available in this build")
+        } else if backfill {
+            context.fail("--backfill is not yet available in this build")
             status = ExitStatus.usage
+        } else {
+            status = await DaemonMode(context: context, allowedNetworks: networks,
+                                      observer: LoggingObserver(logger: logger)).run()
         }
         if status != 0 { throw ExitCode(status) }
     }

@@ -7,5 +7,9 @@ ALTER TABLE public.sources ADD COLUMN IF NOT EXISTS next_due_at timestamptz;
 ALTER TABLE public.sources ADD COLUMN IF NOT EXISTS claimed_by text;
 ALTER TABLE public.sources ADD COLUMN IF NOT EXISTS lease_until timestamptz;
 CREATE INDEX IF NOT EXISTS idx_sources_next_due_at ON public.sources (next_due_at) WHERE is_active;
+
+-- The service checks at start that the schema is current; it runs as service_role.
+GRANT USAGE ON SCHEMA pulse_ingest TO service_role;
+GRANT SELECT ON pulse_ingest.schema_migrations TO service_role;
 """#)
 }

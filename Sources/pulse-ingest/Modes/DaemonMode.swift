@@ -1,0 +1,144 @@
+import AddressPolicy
+import ArticleStore
+import Daemon
+import Foundation
+import HTTPFetcher
+import Ingestion
+import Logging
+import Migrations
+import Postgres
+import PulseConfig
+import Scheduler
+import ServiceLifecycle
+import UnixSignals
+
+/// The service (no mode flag): connect (retrying while the database is down), migrate when
+/// PULSE_AUTO_MIGRATE=1, sync sources, then claim and ingest until SIGTERM/SIGINT. SIGHUP reloads
+/// `feeds.yaml`; a second stop signal exits at once.
+struct DaemonMode {
+    let context: RunContext
+    let allowedNetworks: [CIDR]
+    let observer: any DaemonObserver
+
+    func run() async -> Int32 {
+        guard let conninfo = context.environment.databaseURL else {
+            context.fail("DATABASE_URL is not set (a libpq URI or conninfo string)")
+            return ExitStatus.usage
+        }
+        let logger = context.logger
+        let workerID = "\(ProcessInfo.processInfo.hostName):\(getpid())"
+        var settings = context.connectionSettings(conninfo)
+        settings.reconnect.maximumAttempts = nil
+        let connection = PostgresConnection(settings: settings, logger: logger)
+        do {
+            try await connection.reconnect()
+            if context.environment.autoMigrate {
+                try await migrate(conninfo: conninfo)
+            } else {
+                let pending = try await Migrator(logger: logger).pending(on: connection)
+                if !pending.isEmpty {
+                    context.fail("the database schema is behind this binary (pending migrations "
+                        + pending.map { String($0.version) }.joined(separator: ", ")
+                        + "): run `pulse-ingest --migrate` or set PULSE_AUTO_MIGRATE=1")
+                    return ExitStatus.unavailable
+                }
+            }
+            let store = ArticleStore(connection: connection)
+            _ = try await store.synchronize(categories: context.configuration.categoryDefinitions,
+                                            sources: context.configuration.sourceDefinitions,
+                                            deactivateUnlisted: context.configuration.pruneUnlisted)
+            let fetcher = HTTPFetcher(configuration: context.configuration.fetcherConfiguration(
+                userAgent: context.environment.userAgent, allowedNetworks: allowedNetworks), logger: logger)
+            defer { fetcher.shutdown() }
+            let daemon = IngestDaemon(workerID: workerID, store: store,
+                                      settings: Self.settings(context.configuration, fetcher: fetcher, workerID: workerID,
+                                                              logger: logger),
+                                      observer: observer, logger: logger)
+            logger.info("serving", metadata: ["worker": "\(workerID)", "sources": "\(context.configuration.activeSources.count)"])
+            let group = ServiceGroup(configuration: .init(
+                services: [daemon], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                tasks.addTask { await watchSignals(daemon: daemon, store: store, fetcher: fetcher, workerID: workerID) }
+                try await tasks.next()
+                tasks.cancelAll()
+            }
+            await connection.close()
+            return ExitStatus.success
+        } catch {
+            context.fail("\(error)")
+            return ExitStatus.unavailable
+        }
+    }
+
+    /// SIGHUP reloads the config; a second SIGTERM/SIGINT while draining exits at once.
+    private func watchSignals(daemon: IngestDaemon, store: ArticleStore, fetcher: HTTPFetcher, workerID: String) async {
+        var stopSignals = 0
+        for await signal in await UnixSignalsSequence(trapping: .sighup, .sigterm, .sigint) {
+            if signal == .sighup {
+                await reload(daemon: daemon, store: store, fetcher: fetcher, workerID: workerID)
+                continue
+            }
+            stopSignals += 1
+            if stopSignals >= 2 {
+                context.logger.warning("second stop signal: exiting now")
+                exit(130)
+            }
+        }
+    }
+
+    private func reload(daemon: IngestDaemon, store: ArticleStore, fetcher: HTTPFetcher, workerID: String) async {
+        let logger = context.logger
+        do {
+            let configuration = try ConfigLoader.load(path: context.configPath)
+            let sync = try await store.synchronize(categories: configuration.categoryDefinitions,
+                                                   sources: configuration.sourceDefinitions,
+                                                   deactivateUnlisted: configuration.pruneUnlisted)
+            daemon.update(Self.settings(configuration, fetcher: fetcher, workerID: workerID, logger: logger))
+            logger.info("configuration reloaded", metadata: [
+                "file": "\(context.configPath)", "sync": "\(MigrateMode.describe(sync))",
+            ])
+        } catch {
+            logger.error("configuration reload failed; keeping the old one", metadata: [
+                "file": "\(context.configPath)", "error": "\(error)",
+            ])
+        }
+    }
+
+    private func migrate(conninfo: String) async throws {
+        var settings = ConnectionSettings(conninfo: conninfo, assumeServiceRole: false)
+        settings.statementTimeoutMilliseconds = 0
+        let admin = try await PostgresConnection.connect(settings: settings, logger: context.logger)
+        _ = try await Migrator(logger: context.logger).migrate(on: admin)
+        await admin.close()
+    }
+
+    static func settings(_ configuration: PulseConfiguration, fetcher: HTTPFetcher, workerID: String,
+                         logger: Logger) -> DaemonSettings {
+        let policy = SchedulePolicy(minimumInterval: .seconds(configuration.schedule.minIntervalMinutes * 60),
+                                    maximumInterval: .seconds(configuration.schedule.maxIntervalHours * 3600))
+        let parserOptions = configuration.parserOptions
+        let retentionDays = configuration.retention.articlesDays
+        let concurrency = configuration.fetch.maxConcurrentFetches
+        let bodyLimit = configuration.fetch.feedBodyLimitBytes
+        return DaemonSettings(claimBatch: max(concurrency, 8)) { store in
+            var pass = IngestPass(store: store, fetcher: fetcher, parserOptions: parserOptions,
+                                  retentionDays: retentionDays, concurrency: concurrency,
+                                  drainDeadline: .seconds(20), logger: logger)
+            pass.feedBodyLimit = bodyLimit
+            pass.scheduling = PassScheduling(workerID: workerID, policy: policy)
+            return pass
+        }
+    }
+}
+
+/// Logs what the daemon reports (systemd notify and metrics hook in here too).
+struct LoggingObserver: DaemonObserver {
+    let logger: Logger
+
+    func daemonReady(workerID: String) { logger.info("ready", metadata: ["worker": "\(workerID)"]) }
+    func loopTicked(at: Date) {}
+    func passFinished(_ summary: PassSummary, claimed: Int) { logger.info("\(summary.line)") }
+    func databaseProblem(_ error: any Error) {}
+    func daemonStopping() { logger.info("stopping: no new claims; draining in-flight sources") }
+}
