@@ -21,12 +21,15 @@ public struct ArticleRow: Sendable, Equatable, Encodable {
     public var mediaDuration: Int?
     public var mediaMimeType: String?
     public var language: String
+    /// True when `language` was detected from the text, not copied from the source.
+    public var languageDetected: Bool
 
     enum CodingKeys: String, CodingKey {
         case title, summary, content, url, author, language
         case urlHash = "url_hash", imageURL = "image_url", thumbnailURL = "thumbnail_url"
         case publishedAt = "published_at", mediaType = "media_type", mediaURL = "media_url"
         case mediaDuration = "media_duration", mediaMimeType = "media_mime_type"
+        case languageDetected = "language_detected"
     }
 }
 
@@ -73,7 +76,8 @@ public struct ArticleRowBuilder: Sendable {
             mediaURL: media == nil ? nil : candidate.mediaURL.flatMap(Self.storedURL),
             mediaDuration: media == nil ? nil : candidate.mediaDurationSeconds.flatMap(Self.duration),
             mediaMimeType: media == nil ? nil : candidate.mediaMimeType.flatMap(Self.mimeType),
-            language: Self.language(candidate.language) ?? Self.language(sourceLanguage) ?? "en"
+            language: Self.language(candidate.language) ?? Self.language(sourceLanguage) ?? "en",
+            languageDetected: Self.language(candidate.language) != nil
         ))
     }
 

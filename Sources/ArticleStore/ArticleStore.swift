@@ -69,15 +69,16 @@ public struct ArticleStore: Sendable {
     static let insertSQL = """
         INSERT INTO public.articles (
             title, summary, content, url, url_hash, image_url, thumbnail_url, author, published_at,
-            media_type, media_url, media_duration, media_mime_type, language,
+            media_type, media_url, media_duration, media_mime_type, language, language_detected,
             source_id, category_id, source_name, source_slug, category_name, category_slug)
         SELECT r.title, r.summary, r.content, r.url, r.url_hash, r.image_url, r.thumbnail_url, r.author,
                r.published_at, r.media_type, r.media_url, r.media_duration, r.media_mime_type, r.language,
-               s.id, s.category_id, s.name, s.slug, c.name, c.slug
+               r.language_detected, s.id, s.category_id, s.name, s.slug, c.name, c.slug
         FROM jsonb_to_recordset($1::jsonb) AS r(
                 title text, summary text, content text, url text, url_hash text, image_url text,
                 thumbnail_url text, author text, published_at timestamptz, media_type text,
-                media_url text, media_duration integer, media_mime_type text, language text)
+                media_url text, media_duration integer, media_mime_type text, language text,
+                language_detected boolean)
         JOIN public.sources s ON s.id = $2::uuid
         LEFT JOIN public.categories c ON c.id = s.category_id
         ON CONFLICT (url_hash) DO NOTHING

@@ -1,0 +1,130 @@
+import Foundation
+import Postgres
+
+/// What `--backfill` fills.
+public enum BackfillKind: String, Sendable, CaseIterable, Hashable {
+    case image, content, language
+
+    /// The columns that say "missing" and count attempts.
+    var missing: String {
+        switch self {
+        case .image: "a.image_url IS NULL"
+        case .content: "a.content IS NULL"
+        case .language: "NOT a.language_detected"
+        }
+    }
+
+    var attemptsColumn: String { "\(rawValue)_backfill_attempts" }
+    var lastAttemptColumn: String { "\(rawValue)_backfill_last_attempt_at" }
+
+    func window(_ windows: RetentionWindows) -> Int {
+        switch self {
+        case .image: windows.imageDays
+        case .content: windows.contentDays
+        case .language: windows.articlesDays
+        }
+    }
+}
+
+/// A stored article that misses something.
+public struct BackfillCandidate: Sendable, Equatable {
+    public var id: String
+    public var url: String
+    public var title: String
+    public var summary: String?
+    public var content: String?
+    public var language: String
+    public var sourceSlug: String?
+    /// The kinds this row is a candidate for.
+    public var kinds: Set<BackfillKind>
+}
+
+/// What enrichment found for one row; nil fields are left as they are.
+public struct EnrichmentUpdate: Sendable, Equatable {
+    public var id: String
+    public var imageURL: String?
+    public var content: String?
+    /// A detected language (bare ISO 639-1); marks the row as detected.
+    public var language: String?
+
+    public init(id: String, imageURL: String? = nil, content: String? = nil, language: String? = nil) {
+        self.id = id
+        self.imageURL = imageURL
+        self.content = content
+        self.language = language
+    }
+}
+
+extension ArticleStore {
+    /// Backfill candidates (contract section 5): younger than the matching prune window, field
+    /// missing, fewer than 3 attempts, no attempt in the last 24 hours; oldest first.
+    public func backfillCandidates(kinds: Set<BackfillKind>, windows: RetentionWindows, limit: Int,
+                                   sourceSlug: String? = nil, at now: Date = Date()) async throws -> [BackfillCandidate] {
+        let ordered = BackfillKind.allCases.filter(kinds.contains)
+        guard !ordered.isEmpty else { return [] }
+        // Column names come from the enum above, never from input.
+        let conditions = ordered.map { kind in
+            """
+            (\(kind.missing) AND a.created_at > $1::timestamptz - make_interval(days => \(kind.window(windows)))
+             AND a.\(kind.attemptsColumn) < 3
+             AND (a.\(kind.lastAttemptColumn) IS NULL OR a.\(kind.lastAttemptColumn) < $1::timestamptz - interval '24 hours'))
+            """
+        }
+        let flags = zip(ordered, conditions).map { "\($1) AS wants_\($0.rawValue)" }.joined(separator: ", ")
+        let sql = """
+            SELECT a.id, a.url, a.title, a.summary, a.content, a.language, a.source_slug, \(flags)
+            FROM public.articles a
+            WHERE (\(conditions.joined(separator: " OR ")))
+              AND ($3::text IS NULL OR a.source_slug = $3)
+            ORDER BY a.created_at, a.id
+            LIMIT $2
+            """
+        return try await connection.withReconnect(label: "backfill candidates") { db in
+            try db.query(sql, [now, limit, sourceSlug], label: "backfill candidates").rows.map { row in
+                BackfillCandidate(
+                    id: row["id"] ?? "", url: row["url"] ?? "", title: row["title"] ?? "", summary: row["summary"],
+                    content: row["content"], language: row["language"] ?? "en", sourceSlug: row["source_slug"],
+                    kinds: Set(ordered.filter { row.bool("wants_\($0.rawValue)") == true }))
+            }
+        }
+    }
+
+    /// Writes what enrichment found, in one statement per batch. A language marks the row detected.
+    @discardableResult
+    public func applyEnrichment(_ updates: [EnrichmentUpdate]) async throws -> Int {
+        guard !updates.isEmpty else { return 0 }
+        struct Row: Encodable {
+            let id: String, image_url: String?, content: String?, language: String?
+        }
+        let payload = String(decoding: try JSONEncoder().encode(updates.map {
+            Row(id: $0.id, image_url: $0.imageURL, content: $0.content, language: $0.language)
+        }), as: UTF8.self)
+        return try await connection.withReconnect(label: "apply enrichment") { db in
+            try db.query("""
+                UPDATE public.articles a SET
+                    image_url = coalesce(u.image_url, a.image_url),
+                    content = coalesce(u.content, a.content),
+                    language = coalesce(u.language, a.language),
+                    language_detected = a.language_detected OR u.language IS NOT NULL
+                FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, image_url text, content text, language text)
+                WHERE a.id = u.id
+                """, [payload], label: "apply enrichment").affectedRows
+        }
+    }
+
+    /// Counts a failed attempt for these rows and kind (it stops being a candidate after 3, and
+    /// for 24 hours after each).
+    @discardableResult
+    public func bumpBackfillAttempts(ids: [String], kind: BackfillKind, at now: Date = Date()) async throws -> Int {
+        guard !ids.isEmpty else { return 0 }
+        let sql = """
+            UPDATE public.articles SET \(kind.attemptsColumn) = \(kind.attemptsColumn) + 1,
+                   \(kind.lastAttemptColumn) = $2::timestamptz
+            WHERE id = ANY ($1::uuid[])
+            """
+        let list = PostgresArray.text(ids)
+        return try await connection.withReconnect(label: "bump backfill attempts") { db in
+            try db.query(sql, [list, now], label: "bump backfill attempts").affectedRows
+        }
+    }
+}
