@@ -20,12 +20,12 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# Sets up and runs the main job against DATABASE_URL, or the private cluster when it is unset.
+# Sets up and runs the service against DATABASE_URL, or the private cluster when it is unset.
 run: release
 	@if [ -z "$$DATABASE_URL" ]; then $(PG) start; fi
 	@url="$${DATABASE_URL:-$$($(PG) url)}"; \
 	  DATABASE_URL="$$url" .build/release/pulse-ingest --migrate --config $(CONFIG) && \
-	  DATABASE_URL="$$url" .build/release/pulse-ingest --check-config --config $(CONFIG)
+	  DATABASE_URL="$$url" exec .build/release/pulse-ingest --config $(CONFIG)
 
 # Every test, unit and integration, against a private cluster started (and stopped) here.
 test: deps
