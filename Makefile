@@ -28,10 +28,11 @@ run: release
 	  DATABASE_URL="$$url" exec .build/release/pulse-ingest --config $(CONFIG)
 
 # Every test, unit and integration, against a private cluster started (and stopped) here.
-test: deps
+test:
+	@bash .ci/install-deps --test
 	@running=0; $(PG) status >/dev/null 2>&1 && running=1; \
 	  $(PG) start || exit 1; \
-	  PULSE_TEST_DATABASE_URL="$$($(PG) url)" $(SWIFT) test; status=$$?; \
+	  PULSE_TEST_DATABASE_URL="$$($(PG) url)" PULSE_REQUIRE_PROMTOOL=1 $(SWIFT) test; status=$$?; \
 	  [ $$running -eq 1 ] || $(PG) stop; \
 	  exit $$status
 

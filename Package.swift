@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // Thin C shims: module maps only (plus typed forwarders for curl's variadic calls).
@@ -69,6 +70,11 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Log handlers (text/json lines), Prometheus metrics, and the /metrics /healthz /readyz endpoint.
+        .target(name: "Observability", dependencies: [
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ]),
         // A tiny HTTP server bound to 127.0.0.1 for tests, the demo and the benchmark's feed farm.
         .target(name: "LoopbackHTTPServer"),
 
@@ -84,6 +90,10 @@ let package = Package(
         .testTarget(name: "AddressPolicyTests", dependencies: ["AddressPolicy"]),
         .testTarget(name: "HTTPFetcherTests", dependencies: ["HTTPFetcher", "AddressPolicy", "CCurl", "LoopbackHTTPServer"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
+        .testTarget(name: "ObservabilityTests", dependencies: [
+            "Observability", .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "FeedParserTests", dependencies: ["FeedParser"], exclude: ["Fixtures"]),
         .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig"]),
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
         // Everything that needs the real PostgreSQL, including `--once` end to end.

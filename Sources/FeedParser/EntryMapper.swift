@@ -19,27 +19,45 @@ enum EntryMapper {
 
         // Link: feedburner origLink, RSS link, Atom alternate, permalink guid, YouTube watch URL.
         let videoID = item.ytVideoID.flatMap(youtubeID)
-        var candidates = [item.origLink, item.link, item.alternateLink].compactMap { $0 }
-        if let guid = item.guid, item.guidIsPermaLink, URLResolver.hasScheme(guid.trimming(" \t\r\n")) {
-            candidates.append(guid)
+        var url: String?
+        var sawLink = false
+        func consider(_ candidate: String?) {
+            guard url == nil, let candidate else { return }
+            sawLink = true
+            url = LinkSafety.check(candidate)
         }
-        if let videoID { candidates.append(watchURL(videoID)) }
-        guard !candidates.isEmpty else { return .dropped(DroppedEntry(reason: "missing link", title: cappedTitle)) }
-        guard let url = candidates.lazy.compactMap(LinkSafety.check).first else {
-            return .dropped(DroppedEntry(reason: "unsafe link", title: cappedTitle))
+        consider(item.origLink)
+        consider(item.link)
+        consider(item.alternateLink)
+        if url == nil, let guid = item.guid, item.guidIsPermaLink, URLResolver.hasScheme(guid.trimming(" \t\r\n")) {
+            consider(guid)
         }
+        if url == nil, let videoID { consider(watchURL(videoID)) }
+        guard sawLink else { return .dropped(DroppedEntry(reason: "missing link", title: cappedTitle)) }
+        guard let url else { return .dropped(DroppedEntry(reason: "unsafe link", title: cappedTitle)) }
 
         var entry = FeedEntry(title: cappedTitle, url: url)
-        entry.guid = item.guid.map(TextSanitizer.inline).flatMap { $0.isEmpty ? nil : TextSanitizer.truncate($0, cap: FieldCaps.guid, boundaries: false) }
-        entry.publishedAt = (item.published ?? item.dcDate).flatMap(FeedDate.parse) ?? item.dcDate.flatMap(FeedDate.parse)
+        if let guid = item.guid {
+            let clean = TextSanitizer.inline(guid)
+            if !clean.isEmpty { entry.guid = TextSanitizer.truncate(clean, cap: FieldCaps.guid, boundaries: false) }
+        }
+        entry.publishedAt = item.published.flatMap(FeedDate.parse) ?? item.dcDate.flatMap(FeedDate.parse)
         entry.updatedAt = item.updated.flatMap(FeedDate.parse)
 
-        // Author
-        let authors = [item.authorName, item.author.map(rssAuthorName), item.dcCreator, item.itunesAuthor,
-                       header.authorName, header.itunesAuthor]
-        if let author = authors.lazy.compactMap({ $0.map(TextSanitizer.inline) }).first(where: { !$0.isEmpty }) {
-            entry.author = TextSanitizer.truncate(author, cap: FieldCaps.author)
+        // Author: Atom name, RSS author ("email (Name)"), dc:creator, itunes:author, then feed level.
+        var author: String?
+        func tryAuthor(_ candidate: String?) {
+            guard author == nil, let candidate else { return }
+            let clean = TextSanitizer.inline(candidate)
+            if !clean.isEmpty { author = clean }
         }
+        tryAuthor(item.authorName)
+        if author == nil { tryAuthor(item.author.map(rssAuthorName)) }
+        tryAuthor(item.dcCreator)
+        tryAuthor(item.itunesAuthor)
+        tryAuthor(header.authorName)
+        tryAuthor(header.itunesAuthor)
+        entry.author = author.map { TextSanitizer.truncate($0, cap: FieldCaps.author) }
 
         // Content (plain text, paragraphs) and summary.
         var contentText: String?
@@ -48,7 +66,7 @@ enum EntryMapper {
             if !text.isEmpty { contentText = text }
         }
         if let text = contentText {
-            entry.content = TextSanitizer.truncate(text, cap: options.maxContentLength)
+            entry.content = TextSanitizer.truncate(text, cap: min(max(0, options.maxContentLength), FieldCaps.content))
         }
         for raw in [item.description, item.summary, item.itunesSummary, item.mediaDescription] {
             guard let raw, entry.summary == nil else { continue }
@@ -78,17 +96,17 @@ enum EntryMapper {
                 ?? item.mediaContents.first(where: { $0.url == media.url })?.durationSeconds
         }
 
-        // Thumbnail, in order of how deliberately the publisher chose it.
-        var thumbs: [String?] = [item.mediaThumbnail]
-        thumbs.append(item.mediaContents.first { MediaFields.isImage(type: $0.type, medium: $0.medium, url: $0.url) }?.url)
-        thumbs.append(item.enclosures.first { MediaFields.isImage(type: $0.type, medium: $0.medium, url: $0.url) }?.url)
-        thumbs.append(item.itunesImage)
-        for src in images {
-            let trimmed = src.trimming(" \t\r\n")
-            thumbs.append(URLResolver.hasScheme(trimmed) ? trimmed : base.flatMap { URLResolver.resolve(trimmed, against: $0) })
-        }
-        if entry.mediaType == "podcast" { thumbs.append(header.itunesImage) }
-        entry.thumbnailURL = thumbs.lazy.compactMap { $0.flatMap(LinkSafety.check) }.first
+        // Thumbnail, in order of how deliberately the publisher chose it (evaluated lazily).
+        func safe(_ url: String?) -> String? { url.flatMap(LinkSafety.check) }
+        entry.thumbnailURL = safe(item.mediaThumbnail)
+            ?? safe(item.mediaContents.first { MediaFields.isImage(type: $0.type, medium: $0.medium, url: $0.url) }?.url)
+            ?? safe(item.enclosures.first { MediaFields.isImage(type: $0.type, medium: $0.medium, url: $0.url) }?.url)
+            ?? safe(item.itunesImage)
+            ?? images.lazy.compactMap { src -> String? in
+                let trimmed = src.trimming(" \t\r\n")
+                return safe(URLResolver.hasScheme(trimmed) ? trimmed : base.flatMap { URLResolver.resolve(trimmed, against: $0) })
+            }.first
+            ?? (entry.mediaType == "podcast" ? safe(header.itunesImage) : nil)
         return .entry(entry, position: item.position)
     }
 
@@ -103,14 +121,11 @@ enum EntryMapper {
     /// Text of a field: HTML goes through HTMLText unless it has no markup at all.
     static func plainText(_ raw: RawText, multiline: Bool, images: inout [String]) -> String {
         var value = raw.value
-        return value.withUTF8 { bytes -> String in
-            if raw.mode == .text || (!bytes.contains(UInt8(ascii: "<")) && !bytes.contains(UInt8(ascii: "&"))) {
-                return TextSanitizer.cleanString(bytes, multiline: multiline)
-            }
-            let e = HTMLText.extract(bytes: bytes)
-            if let img = e.firstImageSource { images.append(img) }
-            return multiline ? e.text : TextSanitizer.inline(e.text)
-        }
+        let markup = raw.mode != .text && value.withUTF8(HTMLText.mayContainMarkup)
+        guard markup else { return TextSanitizer.cleanString(raw.value, multiline: multiline) }
+        let e = value.withUTF8 { HTMLText.extract(bytes: $0) }
+        if let img = e.firstImageSource { images.append(img) }
+        return multiline ? e.text : TextSanitizer.inline(e.text)
     }
 
     /// RSS `<author>` is "email (Name)" by spec: keep the name when present.

@@ -1,9 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 internal import CLibXML2
 
-/// HTML fragment -> plain text, using libxml2's HTML parser (network off, errors silenced,
-/// recovery on) and a tree walk. Block elements become paragraph breaks, scripts/styles and other
-/// non-content subtrees are skipped, entities are decoded by the parser, and the result is run
-/// through `TextSanitizer.block`. Reused by other modules (e.g. readability fallbacks).
+/// HTML fragment -> plain text with libxml2's HTML parser (recovering, errors silenced; the HTML
+/// parser never loads external resources). Block elements become paragraph breaks, `<br>`/`<li>`
+/// line breaks, script/style and other non-content subtrees are skipped, entities are decoded by
+/// the parser, and the result goes through TextSanitizer (controls/bidi removed, whitespace
+/// collapsed). Reused by other modules.
+///
+/// The parser is driven through its SAX callbacks rather than htmlReadMemory + a tree walk: the
+/// walk needs only start/end/characters, and skipping the DOM (one malloc per node) made this the
+/// difference between HTML-to-text dominating feed parsing and not.
 public enum HTMLText {
     public struct Extract: Sendable, Equatable {
         /// Paragraphs separated by one blank line; whitespace collapsed; controls/bidi removed.
@@ -19,23 +29,59 @@ public enum HTMLText {
 
     public static func extract(bytes: UnsafeBufferPointer<UInt8>) -> Extract {
         // Fast path: nothing to parse.
-        if !bytes.contains(UInt8(ascii: "<")) && !bytes.contains(UInt8(ascii: "&")) {
+        if !mayContainMarkup(bytes) {
             return Extract(text: TextSanitizer.cleanString(bytes, multiline: true), firstImageSource: nil)
         }
         guard bytes.count > 0, bytes.count < Int(Int32.max), let base = bytes.baseAddress else {
             return Extract(text: "", firstImageSource: nil)
         }
-        let options = Int32(bitPattern: HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue
-            | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOIMPLIED.rawValue)
-        let doc = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-            htmlReadMemory($0, Int32(bytes.count), nil, "UTF-8", options)
+        _ = XMLSource.setUp
+        let ctxt = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+            htmlCreateMemoryParserCtxt($0, Int32(bytes.count))
         }
-        guard let doc else { return Extract(text: "", firstImageSource: nil) }
-        defer { xmlFreeDoc(doc) }
-        var walker = Walker()
-        walker.walk(UnsafeMutableRawPointer(doc).assumingMemoryBound(to: xmlNode.self))
-        let text = walker.out.withUnsafeBufferPointer { TextSanitizer.cleanString($0, multiline: true) }
-        return Extract(text: text, firstImageSource: walker.firstImage)
+        guard let ctxt, let sax = ctxt.pointee.sax else { return Extract(text: "", firstImageSource: nil) }
+        defer {
+            if let doc = ctxt.pointee.myDoc { xmlFreeDoc(doc); ctxt.pointee.myDoc = nil }
+            htmlFreeParserCtxt(ctxt)
+        }
+        _ = htmlCtxtUseOptions(ctxt, Int32(bitPattern: HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue
+            | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_RECOVER.rawValue))
+        // The bytes are UTF-8 already: read them as such, and no <meta charset> sniffing.
+        ctxt.pointee.charset = Int32(XML_CHAR_ENCODING_UTF8.rawValue)
+        if let input = ctxt.pointee.input, input.pointee.encoding == nil { input.pointee.encoding = UnsafePointer(xmlStrdup("UTF-8")) }
+
+        // Only our callbacks: no tree, no default error printing.
+        sax.pointee = xmlSAXHandler()
+        sax.pointee.initialized = XML_SAX2_MAGIC
+        sax.pointee.serror = { _, _ in }
+        sax.pointee.startElement = { ctx, name, attrs in
+            guard let ctx, let name else { return }
+            Unmanaged<Collector>.fromOpaque(ctx).takeUnretainedValue().start(name, attrs)
+        }
+        sax.pointee.endElement = { ctx, name in
+            guard let ctx, let name else { return }
+            Unmanaged<Collector>.fromOpaque(ctx).takeUnretainedValue().end(name)
+        }
+        let characters: charactersSAXFunc = { ctx, ch, len in
+            guard let ctx, let ch, len > 0 else { return }
+            Unmanaged<Collector>.fromOpaque(ctx).takeUnretainedValue().text(ch, Int(len))
+        }
+        sax.pointee.characters = characters
+        sax.pointee.ignorableWhitespace = characters
+        sax.pointee.cdataBlock = characters
+
+        let collector = Collector()
+        collector.out.reserveCapacity(bytes.count)
+        ctxt.pointee.userData = Unmanaged.passUnretained(collector).toOpaque()
+        _ = htmlParseDocument(ctxt)
+        let text = collector.out.withUnsafeBufferPointer { TextSanitizer.cleanString($0, multiline: true, html: true) }
+        return Extract(text: text, firstImageSource: collector.firstImage)
+    }
+
+    /// A `<` or `&` anywhere (memchr: this runs on every field).
+    static func mayContainMarkup(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+        return memchr(base, 0x3C, bytes.count) != nil || memchr(base, 0x26, bytes.count) != nil
     }
 
     enum Kind: UInt8 { case inline, paragraph, line, cell, skip, br, img, pre }
@@ -46,7 +92,7 @@ public enum HTMLText {
         let table: [(Kind, [String])] = [
             (.paragraph, ["p", "div", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote",
                           "table", "section", "article", "header", "footer", "aside", "nav", "figure",
-                          "figcaption", "hr", "dl", "address", "main", "details", "center", "body"]),
+                          "figcaption", "hr", "dl", "address", "main", "details", "center"]),
             (.line, ["li", "tr", "dt", "dd", "summary", "caption"]),
             (.cell, ["td", "th"]),
             (.skip, ["script", "style", "noscript", "template", "iframe", "object", "embed", "svg",
@@ -71,80 +117,57 @@ public enum HTMLText {
         return k &+ UInt64(len) &* 0x9E37_79B9_7F4A_7C15
     }
 
-    struct Walker {
+    static func kind(_ name: UnsafePointer<xmlChar>) -> Kind {
+        kinds[key(name, Int(xmlStrlen(name)))] ?? .inline
+    }
+
+    /// Structural breaks are written as 0x1E (paragraph) / 0x1F (line) so that source newlines,
+    /// which are plain whitespace in HTML, can be told apart (see TextSanitizer's html mode).
+    final class Collector {
         var out: [UInt8] = []
         var firstImage: String?
-        var preDepth = 0
+        var skipLevel = 0
+        var preLevel = 0
 
-        mutating func walk(_ root: UnsafeMutablePointer<xmlNode>) {
-            var node = root.pointee.children
-            while let n = node {
-                var descend = true
-                let kind = kindOf(n)
-                switch n.pointee.type {
-                case XML_ELEMENT_NODE:
-                    switch kind {
-                    case .skip: descend = false
-                    case .paragraph: out.append(0x0A); out.append(0x0A)
-                    case .line: out.append(0x0A)
-                    case .cell: out.append(0x20)
-                    case .br: out.append(0x0A)
-                    case .img: if firstImage == nil { firstImage = attribute(n, "src") }
-                    case .pre: out.append(0x0A); out.append(0x0A); preDepth += 1
-                    case .inline: break
+        func start(_ name: UnsafePointer<xmlChar>, _ attrs: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+            switch HTMLText.kind(name) {
+            case .skip: skipLevel += 1
+            case .paragraph: out.append(0x1E)
+            case .line, .br: out.append(0x1F)
+            case .cell: out.append(0x20)
+            case .pre: out.append(0x1E); preLevel += 1
+            case .img:
+                if firstImage == nil, skipLevel == 0, var a = attrs {
+                    while let n = a.pointee {
+                        let v = (a + 1).pointee
+                        if xmlStrEqual(n, "src") == 1, let v {
+                            firstImage = String(cString: v)
+                            break
+                        }
+                        a += 2
                     }
-                case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                    appendText(n.pointee.content)
-                default:
-                    break
                 }
-                if descend, let child = n.pointee.children, n.pointee.type == XML_ELEMENT_NODE {
-                    node = child
-                    continue
-                }
-                // Leave `n` and every ancestor that has no next sibling.
-                var cur = n
-                var curKind = kind
-                node = nil
-                while true {
-                    leave(cur, curKind)
-                    if let next = cur.pointee.next { node = next; break }
-                    guard let parent = cur.pointee.parent, parent != root else { break }
-                    cur = parent
-                    curKind = kindOf(cur)
-                }
+            case .inline: break
             }
         }
 
-        mutating func leave(_ n: UnsafeMutablePointer<xmlNode>, _ kind: Kind) {
-            guard n.pointee.type == XML_ELEMENT_NODE else { return }
-            switch kind {
-            case .paragraph: out.append(0x0A); out.append(0x0A)
-            case .pre: out.append(0x0A); out.append(0x0A); preDepth -= 1
+        func end(_ name: UnsafePointer<xmlChar>) {
+            switch HTMLText.kind(name) {
+            case .skip: skipLevel = max(0, skipLevel - 1)
+            case .paragraph: out.append(0x1E)
+            case .pre: out.append(0x1E); preLevel = max(0, preLevel - 1)
             default: break
             }
         }
 
-        func kindOf(_ n: UnsafeMutablePointer<xmlNode>) -> Kind {
-            guard n.pointee.type == XML_ELEMENT_NODE, let name = n.pointee.name else { return .inline }
-            let len = Int(xmlStrlen(name))
-            return HTMLText.kinds[HTMLText.key(name, len)] ?? .inline
-        }
-
-        mutating func appendText(_ content: UnsafeMutablePointer<xmlChar>?) {
-            guard var p = content else { return }
-            // Source newlines are plain whitespace in HTML except inside <pre>.
-            let keepNewlines = preDepth > 0
-            while p.pointee != 0 {
-                let c = p.pointee
-                out.append((c == 0x0A || c == 0x0D) && !keepNewlines ? 0x20 : c)
-                p += 1
+        func text(_ ch: UnsafePointer<xmlChar>, _ len: Int) {
+            guard skipLevel == 0 else { return }
+            let chunk = UnsafeBufferPointer(start: ch, count: len)
+            if preLevel == 0 {
+                out.append(contentsOf: chunk)
+            } else {
+                for b in chunk { out.append(b == 0x0A ? 0x1F : b) }
             }
-        }
-
-        func attribute(_ n: UnsafeMutablePointer<xmlNode>, _ name: String) -> String? {
-            guard let attr = xmlHasProp(n, name) else { return nil }
-            return HTMLText.textChildren(attr.pointee.children, limit: 8 * FieldCaps.url)
         }
     }
 

@@ -4,33 +4,58 @@
 public enum TextSanitizer {
     /// One line: every whitespace run (including newlines and NBSP) becomes one space; trimmed.
     public static func inline(_ text: String) -> String {
-        var t = text
-        return t.withUTF8 { cleanString($0, multiline: false) }
+        cleanString(text, multiline: false)
     }
 
     /// Paragraph text: spaces collapsed inside lines, at most one blank line between paragraphs.
     public static func block(_ text: String) -> String {
-        var t = text
-        return t.withUTF8 { cleanString($0, multiline: true) }
+        cleanString(text, multiline: true)
     }
 
-    static func cleanString(_ input: UnsafeBufferPointer<UInt8>, multiline: Bool) -> String {
+    /// `html`: source newlines are plain whitespace; 0x1E / 0x1F mark paragraph / line breaks.
+    static func cleanString(_ input: UnsafeBufferPointer<UInt8>, multiline: Bool, html: Bool = false) -> String {
         guard !input.isEmpty else { return "" }
         // The output is never longer than the input, so it is written straight into the String.
         return String(unsafeUninitializedCapacity: input.count) { out in
-            clean(input, multiline: multiline, into: out)
+            clean(input, multiline: multiline, html: html, into: out).count
+        }
+    }
+
+    /// Like cleanString, but returns `original` itself (no new allocation) when nothing changes,
+    /// which is the common case for titles and plain descriptions.
+    static func cleanString(_ original: String, multiline: Bool) -> String {
+        var s = original
+        return s.withUTF8 { input -> String in
+            guard !input.isEmpty else { return "" }
+            if input.count <= 256 {
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: input.count) { out in
+                    let r = clean(input, multiline: multiline, html: false, into: out)
+                    if r.count == input.count && !r.replaced { return original }
+                    return String(decoding: UnsafeBufferPointer(rebasing: out[0..<r.count]), as: UTF8.self)
+                }
+            }
+            var result: (count: Int, replaced: Bool) = (0, false)
+            let cleaned = String(unsafeUninitializedCapacity: input.count) { out in
+                result = clean(input, multiline: multiline, html: false, into: out)
+                return result.count
+            }
+            return result.count == input.count && !result.replaced ? original : cleaned
         }
     }
 
     static func clean(_ input: UnsafeBufferPointer<UInt8>, multiline: Bool) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: input.count) { out, count in
-            count = clean(input, multiline: multiline, into: out)
+            count = clean(input, multiline: multiline, html: false, into: out).count
         }
     }
 
     /// Writes the cleaned bytes to `out` (capacity >= input.count); returns the count.
-    static func clean(_ input: UnsafeBufferPointer<UInt8>, multiline: Bool, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    /// `unchanged` is true when the output equals the input byte for byte (the output is never
+    /// longer, so equal length plus no same-length substitution means identical).
+    static func clean(_ input: UnsafeBufferPointer<UInt8>, multiline: Bool, html: Bool,
+                      into out: UnsafeMutableBufferPointer<UInt8>) -> (count: Int, replaced: Bool) {
         var o = 0
+        var replaced = false
         var pendingSpace = false
         var pendingNewlines = 0
         var i = 0
@@ -51,8 +76,12 @@ public enum TextSanitizer {
                 var j = i
                 while j < n {
                     let c = input[j]
-                    if c <= 0x20 || c >= 0x7F { break }
-                    out[o] = c; o += 1; j += 1
+                    if c > 0x20 && c < 0x7F { out[o] = c; o += 1; j += 1; continue }
+                    // A single space between words needs no bookkeeping either.
+                    if c == 0x20, j + 1 < n, input[j + 1] > 0x20, input[j + 1] < 0x7F {
+                        out[o] = 0x20; out[o + 1] = input[j + 1]; o += 2; j += 2; continue
+                    }
+                    break
                 }
                 i = j
                 continue
@@ -61,6 +90,9 @@ public enum TextSanitizer {
             var action = 0  // 0 keep, 1 drop, 2 space, 3 line break, 4 paragraph break
             if b < 0x80 {
                 switch b {
+                case 0x0A where html, 0x0D where html: action = 2
+                case 0x1E where html: action = 4
+                case 0x1F where html: action = 3
                 case 0x0A: action = 3
                 case 0x0D:
                     if i + 1 < n, input[i + 1] == 0x0A { len = 2 }
@@ -116,7 +148,9 @@ public enum TextSanitizer {
                 o += len
             case 2:
                 if pendingNewlines == 0 { pendingSpace = true }
+                if b != 0x20 { replaced = true }
             case 3, 4:
+                if b != 0x0A || !multiline || html { replaced = true }
                 if multiline {
                     pendingNewlines = min(2, pendingNewlines + (action == 4 ? 2 : 1)); pendingSpace = false
                 } else {
@@ -127,7 +161,7 @@ public enum TextSanitizer {
             }
             i += len
         }
-        return o
+        return (o, replaced)
     }
 
     /// Number of Unicode scalars (what PostgreSQL counts as characters).

@@ -105,3 +105,12 @@ struct HostileTests {
         #expect(LinkSafety.check("https://localhost/") == nil)
     }
 }
+
+@Suite("Declared entities")
+struct DeclaredEntityTests {
+    @Test func smallLeafEntitiesContributeTextNestedAndLongOnesDoNot() throws {
+        let doc = try Fixture.parse("internal-entities.xml")
+        #expect(doc.recovered == false)
+        #expect(doc.items.first?.title == "Café créme")
+    }
+}

@@ -105,3 +105,21 @@ struct MappingTests {
         #expect(doc.dropped.first?.reason == "missing link")
     }
 }
+
+@Suite("Concurrency")
+struct ConcurrencyTests {
+    @Test func parallelParsesAgree() async throws {
+        let bytes = Fixture.bytes("rss20.xml")
+        let expected = try FeedParser.parse(bytes, contentType: nil, baseURL: "https://feeds.example.com/feed.xml")
+        let results = await withTaskGroup(of: FeedDocument?.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try? FeedParser.parse(bytes, contentType: nil, baseURL: "https://feeds.example.com/feed.xml") }
+            }
+            var all: [FeedDocument?] = []
+            for await r in group { all.append(r) }
+            return all
+        }
+        #expect(results.count == 8)
+        #expect(results.allSatisfy { $0 == expected })
+    }
+}

@@ -1,0 +1,107 @@
+import Logging
+
+/// Keeps log lines one event per line and free of spoofable characters (log injection),
+/// and bounds their size so one hostile feed cannot flood the journal.
+public enum LogSanitizer {
+    /// Removes control characters (C0, DEL, C1), bidi overrides/isolates and Unicode line
+    /// separators. Newline, carriage return and tab become one space so words do not merge.
+    public static func clean(_ text: String) -> String {
+        // Fast path: the common message has nothing to strip.
+        if !text.unicodeScalars.contains(where: isUnwanted) { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" || scalar == "\r" || scalar == "\t" {
+                out.append(" ")
+            } else if !isUnwanted(scalar) {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// Truncates to at most `maxBytes` UTF-8 bytes on a character boundary, marking the cut with "…".
+    public static func cap(_ text: String, maxBytes: Int) -> String {
+        guard text.utf8.count > maxBytes else { return text }
+        let marker = "…"
+        let budget = max(0, maxBytes - marker.utf8.count)
+        var used = 0
+        var end = text.startIndex
+        for index in text.indices {
+            let next = text.index(after: index)
+            let size = text.utf8.distance(from: index, to: next)
+            if used + size > budget { break }
+            used += size
+            end = next
+        }
+        return String(text[..<end]) + marker
+    }
+
+    /// Metadata keys become `[A-Za-z0-9_.-]` so `key=value` pairs and JSON keys stay unambiguous.
+    public static func cleanKey(_ key: String) -> String {
+        var out = ""
+        for scalar in key.unicodeScalars.prefix(128) {
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "_", ".", "-": out.unicodeScalars.append(scalar)
+            default: out.append("_")
+            }
+        }
+        return out.isEmpty ? "_" : out
+    }
+
+    static func isUnwanted(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: return true  // C0, DEL, C1
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true  // bidi marks/overrides
+        case 0x2028, 0x2029: return true  // line/paragraph separators some viewers break on
+        default: return false
+        }
+    }
+}
+
+/// Hides secrets that reach the logger through metadata or connection strings.
+public enum LogRedaction {
+    public static let placeholder = "<redacted>"
+
+    /// Substrings (lower-cased) that mark a metadata key as sensitive.
+    public static let sensitiveKeyFragments = [
+        "password", "passwd", "secret", "token", "database_url", "authorization", "api_key", "apikey", "cookie",
+    ]
+
+    public static func isSensitive(key: String) -> Bool {
+        let lowered = key.lowercased()
+        return sensitiveKeyFragments.contains { lowered.contains($0) }
+    }
+
+    /// Returns the metadata with every sensitive key's value (at any nesting depth) replaced.
+    public static func redact(_ metadata: Logger.Metadata) -> Logger.Metadata {
+        var out = metadata
+        for (key, value) in metadata {
+            if isSensitive(key: key) {
+                out[key] = .string(placeholder)
+            } else if case .dictionary(let nested) = value {
+                out[key] = .dictionary(redact(nested))
+            }
+        }
+        return out
+    }
+
+    /// Replaces the user-info of `scheme://user:pass@host` URLs, e.g. a DATABASE_URL quoted in a
+    /// libpq error, with "<redacted>".
+    public static func scrubURLCredentials(_ text: String) -> String {
+        // Cheap guard: almost no log text contains both markers.
+        guard text.contains("://"), text.contains("@") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let schemeEnd = rest.range(of: "://") {
+            result += rest[..<schemeEnd.upperBound]
+            rest = rest[schemeEnd.upperBound...]
+            let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == " " || $0 == "?" || $0 == "#" })
+                ?? rest.endIndex
+            if let at = rest[..<authorityEnd].lastIndex(of: "@") {
+                result += placeholder
+                rest = rest[at...]
+            }
+        }
+        return result + rest
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Prometheus
+import Synchronization
+
+/// How one feed fetch ended; the `outcome` label of `pulse_fetches_total`.
+/// An enum (not a free string) so the label's cardinality stays fixed.
+public enum FetchOutcome: String, Sendable, CaseIterable {
+    case ok
+    case notModified = "not_modified"
+    case failed
+    case blocked
+    case timeout
+    case tooLarge = "too_large"
+    case rateLimited = "rate_limited"
+    case httpError = "http_error"
+    case circuitOpen = "circuit_open"
+}
+
+/// The daemon's Prometheus metrics.
+///
+/// Uses swift-prometheus' `PrometheusCollectorRegistry` directly rather than bootstrapping
+/// swift-metrics' global `MetricsSystem`: that bootstrap is once per process (tests need a fresh
+/// registry each), nothing else in the daemon reports through swift-metrics, and the registry API
+/// lets us fix histogram buckets and HELP text per metric.
+public final class PulseMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+
+    /// Drop reasons are free-form strings from the pipeline; past this many distinct ones new
+    /// reasons count as "other" so a bug cannot explode the series count.
+    public static let maxDropReasons = 32
+    /// Reasons the ingestion pass reports today (see Ingestion's SourceOutcome); created at 0 up front.
+    public static let standardDropReasons = ["duplicate", "invalid", "too_old"]
+
+    private let fetchesByOutcome: [FetchOutcome: Counter]
+    private let fetchDuration: DurationHistogram
+    private let parseDuration: DurationHistogram
+    private let enrichDuration: DurationHistogram
+    private let fetchedBytes: Counter
+    private let itemsSeen: Counter
+    private let itemsInserted: Counter
+    private let sourcesDue: Gauge
+    private let sourcesClaimed: Gauge
+    private let sourcesCircuitOpen: Gauge
+    private let databaseErrors: Counter
+    private let lastSuccessfulPass: Gauge
+    private let knownDropReasons = Mutex<Set<String>>([])
+
+    static let networkBuckets: [Duration] = [
+        .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+        .milliseconds(2500), .seconds(5), .seconds(10), .seconds(30), .seconds(60),
+    ]
+    static let cpuBuckets: [Duration] = [
+        .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500),
+    ]
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        let fetches = Self.descriptor("fetches", unit: "total", help: "Feed fetches by outcome.")
+        var byOutcome: [FetchOutcome: Counter] = [:]
+        // Pre-create every outcome so each series exists at 0 (rate() needs the starting point).
+        for outcome in FetchOutcome.allCases {
+            byOutcome[outcome] = registry.makeCounter(descriptor: fetches, labels: [("outcome", outcome.rawValue)])
+        }
+        fetchesByOutcome = byOutcome
+        fetchDuration = registry.makeDurationHistogram(
+            descriptor: Self.descriptor("fetch_duration", unit: "seconds",
+                                        help: "Wall time of one feed fetch including redirects."),
+            buckets: Self.networkBuckets)
+        parseDuration = registry.makeDurationHistogram(
+            descriptor: Self.descriptor("parse_duration", unit: "seconds",
+                                        help: "Time to parse one fetched feed document."),
+            buckets: Self.cpuBuckets)
+        enrichDuration = registry.makeDurationHistogram(
+            descriptor: Self.descriptor("enrich_duration", unit: "seconds",
+                                        help: "Time to enrich one article (page fetch and extraction)."),
+            buckets: Self.networkBuckets)
+        fetchedBytes = registry.makeCounter(descriptor: Self.descriptor(
+            "fetched_bytes", unit: "total", help: "Response body bytes received from feeds."))
+        itemsSeen = registry.makeCounter(descriptor: Self.descriptor(
+            "items_seen", unit: "total", help: "Feed entries seen in parsed feeds."))
+        itemsInserted = registry.makeCounter(descriptor: Self.descriptor(
+            "items_inserted", unit: "total", help: "Articles newly inserted into the database."))
+        sourcesDue = registry.makeGauge(descriptor: Self.descriptor(
+            "sources_due", unit: "", help: "Sources due for a fetch at the last scheduler tick."))
+        sourcesClaimed = registry.makeGauge(descriptor: Self.descriptor(
+            "sources_claimed", unit: "", help: "Sources claimed by this instance at the last tick."))
+        sourcesCircuitOpen = registry.makeGauge(descriptor: Self.descriptor(
+            "sources_circuit_open", unit: "", help: "Sources skipped because their circuit breaker is open."))
+        databaseErrors = registry.makeCounter(descriptor: Self.descriptor(
+            "database_errors", unit: "total", help: "Database errors (connection or query)."))
+        lastSuccessfulPass = registry.makeGauge(descriptor: Self.descriptor(
+            "last_successful_pass_timestamp", unit: "seconds",
+            help: "Unix time of the last fetch pass that completed without a fatal error."))
+        for reason in Self.standardDropReasons {
+            _ = dropCounter(reason: reason)
+        }
+    }
+
+    public func recordFetch(outcome: FetchOutcome, duration: Duration, bytes: Int = 0) {
+        fetchesByOutcome[outcome]?.increment()
+        fetchDuration.record(duration)
+        if bytes > 0 { fetchedBytes.increment(by: Int64(bytes)) }
+    }
+
+    public func recordParse(duration: Duration) {
+        parseDuration.record(duration)
+    }
+
+    public func recordEnrich(duration: Duration) {
+        enrichDuration.record(duration)
+    }
+
+    public func recordItems(seen: Int, inserted: Int, droppedByReason: [String: Int] = [:]) {
+        if seen > 0 { itemsSeen.increment(by: Int64(seen)) }
+        if inserted > 0 { itemsInserted.increment(by: Int64(inserted)) }
+        for (reason, count) in droppedByReason where count > 0 {
+            dropCounter(reason: reason).increment(by: Int64(count))
+        }
+    }
+
+    public func setSourceGauges(due: Int, claimed: Int, circuitOpen: Int) {
+        sourcesDue.set(Double(due))
+        sourcesClaimed.set(Double(claimed))
+        sourcesCircuitOpen.set(Double(circuitOpen))
+    }
+
+    public func recordDatabaseError() {
+        databaseErrors.increment()
+    }
+
+    public func markPassSucceeded(at date: Date = Date()) {
+        lastSuccessfulPass.set(date.timeIntervalSince1970)
+    }
+
+    /// The Prometheus text exposition format (version 0.0.4).
+    public func exposition() -> String {
+        registry.emitToString()
+    }
+
+    /// Names are `pulse_<base>[_<unit>]`; a descriptor (rather than a flat name) is what the
+    /// registry's non-deprecated API takes.
+    private static func descriptor(_ base: String, unit: String, help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "pulse", metricName: base, unitName: unit, helpText: help)
+    }
+
+    private func dropCounter(reason: String) -> Counter {
+        let cleaned = Self.labelValue(reason)
+        let label = knownDropReasons.withLock { known -> String in
+            if known.contains(cleaned) { return cleaned }
+            guard known.count < Self.maxDropReasons else { return "other" }
+            known.insert(cleaned)
+            return cleaned
+        }
+        // The registry returns the existing counter for a name and label set it has seen.
+        return registry.makeCounter(
+            descriptor: Self.descriptor("items_dropped", unit: "total", help: "Feed entries not stored, by reason."),
+            labels: [("reason", label)])
+    }
+
+    /// Label values limited to `[a-z0-9_]`, at most 64 characters.
+    static func labelValue(_ raw: String) -> String {
+        var out = ""
+        for scalar in raw.lowercased().unicodeScalars.prefix(64) {
+            switch scalar {
+            case "a"..."z", "0"..."9", "_": out.unicodeScalars.append(scalar)
+            default: out.append("_")
+            }
+        }
+        return out.isEmpty ? "unknown" : out
+    }
+}

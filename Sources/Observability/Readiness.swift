@@ -1,0 +1,60 @@
+import Synchronization
+
+/// What `/readyz` reports.
+public struct Readiness: Sendable, Equatable {
+    public var isReady: Bool
+    /// One line for operators; the 503 body when not ready.
+    public var reason: String
+
+    public init(isReady: Bool, reason: String) {
+        self.isReady = isReady
+        self.reason = reason
+    }
+
+    public static let ready = Readiness(isReady: true, reason: "ready")
+
+    public static func notReady(_ reason: String) -> Readiness {
+        Readiness(isReady: false, reason: reason)
+    }
+}
+
+/// Readiness the daemon feeds as it works, so `/readyz` answers from memory: the HTTP thread
+/// never waits on the database. Ready = the last database contact succeeded and the scheduler
+/// ticked within `maxTickAge`.
+public final class ReadinessTracker: Sendable {
+    private struct State {
+        var databaseError: String? = "database not checked yet"
+        var lastTick: ContinuousClock.Instant?
+    }
+
+    public let maxTickAge: Duration
+    private let state = Mutex(State())
+
+    public init(maxTickAge: Duration = .seconds(180)) {
+        self.maxTickAge = maxTickAge
+    }
+
+    /// `error == nil` means reachable.
+    public func recordDatabase(error: String?) {
+        state.withLock { $0.databaseError = error.map { $0.isEmpty ? "database unreachable" : $0 } }
+    }
+
+    public func recordSchedulerTick(at instant: ContinuousClock.Instant = .now) {
+        state.withLock { $0.lastTick = instant }
+    }
+
+    public func current(now: ContinuousClock.Instant = .now) -> Readiness {
+        let snapshot = state.withLock { $0 }
+        if let error = snapshot.databaseError {
+            return .notReady("database: \(error)")
+        }
+        guard let tick = snapshot.lastTick else {
+            return .notReady("scheduler has not ticked yet")
+        }
+        let age = now - tick
+        if age > maxTickAge {
+            return .notReady("scheduler last ticked \(age.components.seconds)s ago (limit \(maxTickAge.components.seconds)s)")
+        }
+        return .ready
+    }
+}
