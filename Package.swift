@@ -80,7 +80,7 @@ let package = Package(
 
         .executableTarget(name: "pulse-ingest", dependencies: [
             "Postgres", "Migrations", "ArticleStore", "PulseModel", "PulseConfig", "Ingestion",
-            "FeedParser", "HTTPFetcher", "AddressPolicy", "Daemon", "Scheduler",
+            "FeedParser", "HTTPFetcher", "AddressPolicy", "Daemon", "Scheduler", "Observability",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -101,6 +101,7 @@ public struct IngestPass: Sendable {
                 url: source.feedURL, kind: .feed, etag: source.etag, lastModified: source.lastModified,
                 sourceKey: source.slug, maxBodyBytes: feedBodyLimit))
             outcome.bytes = response.body.count
+            outcome.fetchDuration = clock.now - started
             if response.notModified {
                 let next = try await nextFetch(source, now: now, hints: .init(
                     retryAfter: response.retryAfter, cacheMaxAge: response.cacheMaxAge))
@@ -111,8 +112,10 @@ public struct IngestPass: Sendable {
             } else {
                 var options = parserOptions
                 options.maxContentLength = min(options.maxContentLength, source.maxContentLength ?? .max)
+                let parseStarted = clock.now
                 let document = try FeedParser.parse(response.body, contentType: response.contentType,
                                                     baseURL: response.finalURL, options: options)
+                outcome.parseDuration = clock.now - parseStarted
                 let (candidates, tooOld) = EntryMapping(now: now, retentionDays: retentionDays)
                     .candidates(from: document.items)
                 let stored = try await store.insertArticles(candidates, source: source, now: now)
@@ -134,6 +137,7 @@ public struct IngestPass: Sendable {
             sourceLogger.error("database error while storing a source", metadata: ["error": "\(error)"])
         } catch {
             outcome.result = .failed("\(error)")
+            if case FetchError.blockedAddress = error { outcome.blocked = true }
             sourceLogger.warning("source failed", metadata: ["error": "\(error)"])
             if !Task.isCancelled {
                 do {

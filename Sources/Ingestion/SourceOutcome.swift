@@ -24,6 +24,10 @@ public struct SourceOutcome: Sendable, Equatable {
     public var recovered = false
     public var bytes = 0
     public var duration: Duration = .zero
+    public var fetchDuration: Duration = .zero
+    public var parseDuration: Duration = .zero
+    /// The failure was the address guard (SSRF) refusing the connection.
+    public var blocked = false
 
     public init(slug: String, result: Result) {
         self.slug = slug

@@ -62,6 +62,17 @@ public struct SystemdNotifier: Sendable {
         send([("RELOADING", "1"), ("MONOTONIC_USEC", String(Self.monotonicMicroseconds()))])
     }
 
+    /// Pings the watchdog now and then every `watchdogInterval` while `isAlive()` says the service
+    /// still makes progress; returns at once when no watchdog is armed, else when the task is
+    /// cancelled. A stalled service stops pinging, so systemd restarts it after `WatchdogSec=`.
+    public func runWatchdog(isAlive: @escaping @Sendable () -> Bool = { true }) async {
+        guard isEnabled, let interval = watchdogInterval else { return }
+        while !Task.isCancelled {
+            if isAlive() { watchdog() }
+            do { try await Task.sleep(for: interval) } catch { return }
+        }
+    }
+
     /// Sends the fields as one datagram. Keys are trusted constants; values must hold no newline.
     @discardableResult
     func send(_ fields: [(String, String)]) -> Bool {

@@ -3,6 +3,7 @@ import ArgumentParser
 import FeedParser
 import Foundation
 import Logging
+import Observability
 import PulseConfig
 
 /// The command line. Modes are flags, as operators type them; wiring lives in `Modes/`.
@@ -68,6 +69,14 @@ struct PulseIngest: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
+    @Option(name: .customLong("log-format"), help: "text (journald-friendly, the default) or json: one event per line.")
+    var logFormat: LogFormat = .text
+
+    @Option(name: .customLong("metrics-address"), help: ArgumentHelp(
+        "Serve /metrics, /healthz and /readyz on this address (service mode; off by default).",
+        valueName: "host:port"))
+    var metricsAddress: String?
+
     func validate() throws {
         let modes = [once, backfill, prune, migrate, checkConfig, dumpFeed].filter { $0 }.count
         if modes > 1 {
@@ -78,6 +87,14 @@ struct PulseIngest: AsyncParsableCommand {
             throw ValidationError("unexpected argument '\(inputs[0])' (paths and URLs go with --dump-feed)")
         }
         if dryRun && !prune { throw ValidationError("--dry-run goes with --prune") }
+        if metricsAddress != nil && (once || backfill || prune || migrate || checkConfig || dumpFeed) {
+            throw ValidationError("--metrics-address goes with the service mode (no mode flag)")
+        }
+        if let metricsAddress {
+            do { _ = try MetricsAddress(parsing: metricsAddress) } catch {
+                throw ValidationError("--metrics-address \(metricsAddress): \(error)")
+            }
+        }
         if !sourceSlugs.isEmpty && !once { throw ValidationError("--source goes with --once") }
         if (baseURL != nil || contentType != nil) && !dumpFeed {
             throw ValidationError("--base-url and --content-type go with --dump-feed")
@@ -85,12 +102,10 @@ struct PulseIngest: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let level = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        let environment = ProcessInfo.processInfo.environment
+        let level = environment["PULSE_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? logLevel
+        LoggingSetup.bootstrap(format: logFormat, level: level, runID: Self.newRunID(),
+                               options: .detect(environment: environment))
         let logger = Logger(label: "pulse-ingest")
         let networks = try allowedNetworks(logger: logger)
         if dumpFeed {
@@ -119,7 +134,7 @@ struct PulseIngest: AsyncParsableCommand {
             status = ExitStatus.usage
         } else {
             status = await DaemonMode(context: context, allowedNetworks: networks,
-                                      observer: LoggingObserver(logger: logger)).run()
+                                      metricsAddress: metricsAddress.flatMap { try? MetricsAddress(parsing: $0) }).run()
         }
         if status != 0 { throw ExitCode(status) }
     }
@@ -136,6 +151,12 @@ struct PulseIngest: AsyncParsableCommand {
                        metadata: ["networks": "\(networks.map(\.description).joined(separator: ","))"])
         return networks
     }
+
+    /// Eight hex digits that tie together the lines of one run.
+    static func newRunID() -> String {
+        String(UInt32.random(in: .min ... .max), radix: 16)
+    }
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+extension LogFormat: ExpressibleByArgument {}

@@ -44,24 +44,34 @@ final class DatagramReceiver {
             let code = errno
             throw POSIXError(.init(rawValue: code) ?? .EIO)
         }
-        var timeout = timeval(tv_sec: 2, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    /// The next datagram's exact bytes, or nil when none arrives within 2 s.
+    /// The next queued datagram's exact bytes, or nil when none is queued. Never blocks: an AF_UNIX
+    /// datagram is in the receive queue by the time the sender's sendto() returns, and tests run on
+    /// Swift concurrency's small thread pool, which a blocking recv() would starve.
     func receive() -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 8192)
-        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
         return count >= 0 ? Array(buffer[0..<count]) : nil
     }
 
-    /// The next datagram as text.
+    /// The next queued datagram as text.
     func receiveString() -> String? { receive().map { String(decoding: $0, as: UTF8.self) } }
 
-    /// True when no further datagram is queued.
+    /// Waits (suspending, not blocking) for a datagram another task is going to send.
+    func nextString(waitingUpTo limit: Duration = .seconds(5)) async -> String? {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if let text = receiveString() { return text }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return nil
+    }
+
+    /// True when no further datagram is queued (peeks, so a queued one stays for receive()).
     func isDrained() -> Bool {
         var byte: UInt8 = 0
-        return recv(fd, &byte, 1, Int32(MSG_DONTWAIT)) < 0
+        return recv(fd, &byte, 1, Int32(MSG_DONTWAIT) | Int32(MSG_PEEK)) < 0
     }
 
     /// Closes and unlinks the socket, like a manager that went away.

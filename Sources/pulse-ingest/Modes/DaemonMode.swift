@@ -6,6 +6,7 @@ import HTTPFetcher
 import Ingestion
 import Logging
 import Migrations
+import Observability
 import Postgres
 import PulseConfig
 import Scheduler
@@ -18,7 +19,7 @@ import UnixSignals
 struct DaemonMode {
     let context: RunContext
     let allowedNetworks: [CIDR]
-    let observer: any DaemonObserver
+    let metricsAddress: MetricsAddress?
 
     func run() async -> Int32 {
         guard let conninfo = context.environment.databaseURL else {
@@ -30,6 +31,23 @@ struct DaemonMode {
         var settings = context.connectionSettings(conninfo)
         settings.reconnect.maximumAttempts = nil
         let connection = PostgresConnection(settings: settings, logger: logger)
+        let metrics = PulseMetrics()
+        let readiness = ReadinessTracker()
+        let observer = ServiceObserver(logger: logger, metrics: metrics, readiness: readiness)
+        var metricsServer: MetricsServer?
+        if let metricsAddress {
+            let server = MetricsServer(address: metricsAddress, metrics: metrics, logger: logger,
+                                       readiness: { readiness.current() })
+            do {
+                try server.start()
+                metricsServer = server
+                logger.info("metrics served", metadata: ["address": "\(metricsAddress)"])
+            } catch {
+                context.fail("--metrics-address \(metricsAddress): \(error)")
+                return ExitStatus.usage
+            }
+        }
+        defer { metricsServer?.stop() }
         do {
             try await connection.reconnect()
             if context.environment.autoMigrate {
@@ -132,13 +150,3 @@ struct DaemonMode {
     }
 }
 
-/// Logs what the daemon reports (systemd notify and metrics hook in here too).
-struct LoggingObserver: DaemonObserver {
-    let logger: Logger
-
-    func daemonReady(workerID: String) { logger.info("ready", metadata: ["worker": "\(workerID)"]) }
-    func loopTicked(at: Date) {}
-    func passFinished(_ summary: PassSummary, claimed: Int) { logger.info("\(summary.line)") }
-    func databaseProblem(_ error: any Error) {}
-    func daemonStopping() { logger.info("stopping: no new claims; draining in-flight sources") }
-}

@@ -1,0 +1,60 @@
+import Daemon
+import Foundation
+import Ingestion
+import Logging
+import Observability
+
+/// What the service reports goes to the log, the metrics and the readiness tracker (and, through
+/// `extra`, to systemd).
+struct ServiceObserver: DaemonObserver {
+    let logger: Logger
+    let metrics: PulseMetrics
+    let readiness: ReadinessTracker
+    var extra: [any DaemonObserver] = []
+
+    func daemonReady(workerID: String) {
+        logger.info("ready", metadata: ["worker": "\(workerID)"])
+        for observer in extra { observer.daemonReady(workerID: workerID) }
+    }
+
+    func loopTicked(at date: Date) {
+        readiness.recordDatabase(error: nil)
+        readiness.recordSchedulerTick()
+        for observer in extra { observer.loopTicked(at: date) }
+    }
+
+    func passFinished(_ summary: PassSummary, claimed: Int) {
+        logger.info("\(summary.line)")
+        var dropped: [String: Int] = [:]
+        for outcome in summary.outcomes {
+            metrics.recordFetch(outcome: Self.fetchOutcome(outcome), duration: outcome.fetchDuration, bytes: outcome.bytes)
+            if outcome.result == .updated { metrics.recordParse(duration: outcome.parseDuration) }
+            dropped["duplicate", default: 0] += outcome.duplicates
+            dropped["invalid", default: 0] += outcome.dropped
+            dropped["too_old", default: 0] += outcome.tooOld
+        }
+        metrics.recordItems(seen: summary.itemsSeen, inserted: summary.inserted, droppedByReason: dropped)
+        metrics.setSourceGauges(due: claimed, claimed: claimed, circuitOpen: 0)
+        if summary.failedCount < summary.outcomes.count || summary.outcomes.isEmpty { metrics.markPassSucceeded() }
+        for observer in extra { observer.passFinished(summary, claimed: claimed) }
+    }
+
+    func databaseProblem(_ error: any Error) {
+        metrics.recordDatabaseError()
+        readiness.recordDatabase(error: "\(error)")
+        for observer in extra { observer.databaseProblem(error) }
+    }
+
+    func daemonStopping() {
+        logger.info("stopping: no new claims; draining in-flight sources")
+        for observer in extra { observer.daemonStopping() }
+    }
+
+    static func fetchOutcome(_ outcome: SourceOutcome) -> FetchOutcome {
+        switch outcome.result {
+        case .updated: return .ok
+        case .notModified: return .notModified
+        case .failed: return outcome.blocked ? .blocked : .failed
+        }
+    }
+}
