@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import PulseModel
 
 /// What `--backfill` fills.
 public enum BackfillKind: String, Sendable, CaseIterable, Hashable {

@@ -1,3 +1,4 @@
+import PulseModel
 // The typed result of loading feeds.yaml. Every value here has already been validated by
 // ConfigLoader, so consumers (scheduler, fetcher, source sync, retention) can trust the ranges.
 
@@ -117,20 +118,9 @@ public struct ScheduleSettings: Sendable, Equatable {
     }
 }
 
-/// Retention windows in days, keyed on `created_at` (data contract section 5).
-public struct RetentionSettings: Sendable, Equatable {
-    public var articlesDays: Int
-    public var imageDays: Int
-    public var contentDays: Int
-    public var fetchLogsDays: Int
-
-    public init(articlesDays: Int = 7, imageDays: Int = 3, contentDays: Int = 2, fetchLogsDays: Int = 7) {
-        self.articlesDays = articlesDays
-        self.imageDays = imageDays
-        self.contentDays = contentDays
-        self.fetchLogsDays = fetchLogsDays
-    }
-}
+/// Retention windows in days, keyed on `created_at` (data contract section 5); the store applies
+/// the same value type.
+public typealias RetentionSettings = RetentionWindows
 
 public struct CategoryConfig: Sendable, Equatable {
     public var slug: String

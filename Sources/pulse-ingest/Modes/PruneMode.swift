@@ -1,6 +1,7 @@
 import ArticleStore
 import Postgres
 import PulseConfig
+import PulseModel
 
 /// `--prune [--dry-run]`: the retention windows of `feeds.yaml`, in short batches, safe while
 /// daemons run.
@@ -13,9 +14,7 @@ struct PruneMode {
             context.fail("DATABASE_URL is not set (a libpq URI or conninfo string)")
             return ExitStatus.usage
         }
-        let retention = context.configuration.retention
-        let windows = RetentionWindows(articlesDays: retention.articlesDays, imageDays: retention.imageDays,
-                                       contentDays: retention.contentDays, fetchLogsDays: retention.fetchLogsDays)
+        let windows = context.configuration.retention
         do {
             let connection = try await PostgresConnection.connect(settings: context.connectionSettings(conninfo),
                                                                   logger: context.logger)

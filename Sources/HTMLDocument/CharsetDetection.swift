@@ -1,0 +1,128 @@
+import Foundation
+
+/// Picks the encoding of a page's bytes the way browsers do, in this order: a byte-order mark,
+/// the HTTP `Content-Type` charset, then `<meta charset>` / `<meta http-equiv=Content-Type>`
+/// (scanned up to `metaScanLimit` bytes, not just the spec's first 1024, because CMS pages
+/// often push the meta tag past long inline scripts). The BOM goes first because the WHATWG
+/// decode algorithm lets it override the transport layer.
+public enum CharsetDetection {
+    static let metaScanLimit = 64 * 1024
+
+    /// The WHATWG label of the chosen encoding, e.g. "utf-8", "windows-1252".
+    public static func detect(_ bytes: [UInt8], contentType: String?) -> String {
+        if let bom = byteOrderMark(bytes) { return bom.label }
+        if let header = contentType.flatMap(charsetParameter), let label = normalize(header) {
+            return label
+        }
+        if let meta = metaCharset(bytes), let label = normalize(meta) {
+            // A page cannot declare UTF-16 from inside itself: it would not be readable as ASCII.
+            return label.hasPrefix("utf-16") ? "utf-8" : label
+        }
+        return looksLikeLegacyBytes(bytes) ? "windows-1252" : "utf-8"
+    }
+
+    /// Decodes with the label; unknown labels and failed conversions fall back to UTF-8 with
+    /// invalid sequences replaced by U+FFFD.
+    public static func decode(_ bytes: [UInt8], label: String) -> String {
+        let bomLength = byteOrderMark(bytes)?.length ?? 0
+        let body = bytes[bomLength...]
+        switch label {
+        case "utf-8":
+            return String(decoding: body, as: UTF8.self)
+        case "windows-1252":
+            return Windows1252.decode(body)
+        default:
+            if let encoding = foundationEncodings[label],
+               let text = String(data: Data(body), encoding: encoding) {
+                return text
+            }
+            return String(decoding: body, as: UTF8.self)
+        }
+    }
+
+    private static let foundationEncodings: [String: String.Encoding] = [
+        "utf-16le": .utf16LittleEndian, "utf-16be": .utf16BigEndian,
+        "iso-8859-2": .isoLatin2, "windows-1250": .windowsCP1250, "windows-1251": .windowsCP1251,
+        "windows-1253": .windowsCP1253, "windows-1254": .windowsCP1254,
+        "shift_jis": .shiftJIS, "euc-jp": .japaneseEUC, "iso-2022-jp": .iso2022JP,
+    ]
+
+    private static let aliases: [String: String] = [
+        "utf-8": "utf-8", "utf8": "utf-8", "unicode-1-1-utf-8": "utf-8", "x-unicode20utf8": "utf-8",
+        "us-ascii": "windows-1252", "ascii": "windows-1252", "iso-8859-1": "windows-1252",
+        "iso8859-1": "windows-1252", "iso_8859-1": "windows-1252", "latin1": "windows-1252",
+        "l1": "windows-1252", "cp1252": "windows-1252", "windows-1252": "windows-1252",
+        "x-cp1252": "windows-1252", "cp819": "windows-1252", "ibm819": "windows-1252",
+        "iso-ir-100": "windows-1252", "csisolatin1": "windows-1252",
+        "utf-16": "utf-16le", "utf-16le": "utf-16le", "utf-16be": "utf-16be",
+        "iso-8859-2": "iso-8859-2", "latin2": "iso-8859-2", "windows-1250": "windows-1250",
+        "cp1250": "windows-1250", "windows-1251": "windows-1251", "cp1251": "windows-1251",
+        "windows-1253": "windows-1253", "windows-1254": "windows-1254",
+        "shift_jis": "shift_jis", "shift-jis": "shift_jis", "sjis": "shift_jis",
+        "x-sjis": "shift_jis", "euc-jp": "euc-jp", "iso-2022-jp": "iso-2022-jp",
+    ]
+
+    /// Lower-cased, trimmed and mapped to the label `decode` understands; nil when unknown.
+    static func normalize(_ raw: String) -> String? {
+        let trimmed = raw.trimmingCharacters(in: CharacterSet(charactersIn: " \t\r\n\"'")).lowercased()
+        return aliases[trimmed]
+    }
+
+    static func byteOrderMark(_ bytes: [UInt8]) -> (label: String, length: Int)? {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { return ("utf-8", 3) }
+        if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xFE { return ("utf-16le", 2) }
+        if bytes.count >= 2, bytes[0] == 0xFE, bytes[1] == 0xFF { return ("utf-16be", 2) }
+        return nil
+    }
+
+    /// `charset=` from a Content-Type value (header or meta content), quotes allowed.
+    static func charsetParameter(_ value: String) -> String? {
+        let lower = value.lowercased()
+        guard let range = lower.range(of: "charset") else { return nil }
+        var rest = lower[range.upperBound...].drop { $0 == " " || $0 == "\t" }
+        guard rest.first == "=" else { return nil }
+        rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
+        let quote = rest.first == "\"" || rest.first == "'" ? rest.first : nil
+        if quote != nil { rest = rest.dropFirst() }
+        let label = rest.prefix { ch in
+            if let quote { return ch != quote }
+            return ch != ";" && ch != " " && ch != "\"" && ch != "'" && ch != "\t"
+        }
+        return label.isEmpty ? nil : String(label)
+    }
+
+    /// The first charset a `<meta>` tag declares before `<body` (comments skipped).
+    static func metaCharset(_ bytes: [UInt8]) -> String? {
+        let end = min(bytes.count, metaScanLimit)
+        var scanner = TagScanner(bytes: bytes, end: end)
+        while let tag = scanner.nextTag() {
+            if tag.name == "body" { return nil }
+            guard tag.name == "meta" else { continue }
+            if let charset = tag.attributes["charset"], !charset.isEmpty { return charset }
+            if tag.attributes["http-equiv"]?.lowercased() == "content-type",
+               let content = tag.attributes["content"], let charset = charsetParameter(content) {
+                return charset
+            }
+        }
+        return nil
+    }
+
+    /// Invalid UTF-8 with no valid multi-byte sequence at all is almost surely a legacy
+    /// single-byte page; invalid UTF-8 mixed with valid sequences is UTF-8 with damage.
+    static func looksLikeLegacyBytes(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        var sawInvalid = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 { index += 1; continue }
+            let length = byte >= 0xF0 && byte <= 0xF4 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC2 && byte < 0xE0 ? 2 : 0
+            if length > 0, index + length <= bytes.count,
+               (1..<length).allSatisfy({ bytes[index + $0] & 0xC0 == 0x80 }) {
+                return false
+            }
+            sawInvalid = true
+            index += 1
+        }
+        return sawInvalid
+    }
+}

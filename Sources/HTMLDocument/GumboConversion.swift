@@ -1,0 +1,99 @@
+import CGumbo
+
+/// Runs gumbo and copies its tree into Swift nodes with an explicit stack (no recursion, so
+/// hostile nesting cannot overflow the call stack). Gumbo's output is destroyed before return.
+enum GumboConversion {
+    struct Result {
+        var nodes: [HTMLDocument.Node]
+        var truncated: Bool
+    }
+
+    static func convert(_ utf8: [UInt8], limits: HTMLParseLimits) throws -> Result {
+        var options = kGumboDefaultOptions
+        options.max_errors = 0 // errors are not used; recording them costs memory on junk input
+        let output: UnsafeMutablePointer<GumboOutput>? = utf8.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buffer.count, 1)) {
+                gumbo_parse_with_options(&options, $0, buffer.count)
+            }
+        }
+        guard let output, let document = output.pointee.document else { throw HTMLDocumentError.parserFailed }
+        defer { gumbo_destroy_output(&options, output) }
+        return try copyTree(from: document, limits: limits)
+    }
+
+    private struct Pending {
+        let node: UnsafeMutablePointer<GumboNode>
+        let parent: Int
+        let depth: Int
+    }
+
+    private static func copyTree(from document: UnsafeMutablePointer<GumboNode>, limits: HTMLParseLimits) throws -> Result {
+        var nodes: [HTMLDocument.Node] = [HTMLDocument.Node(kind: .document, tag: "", attributes: [], text: "", parent: nil, children: [])]
+        var truncated = false
+        var elementCount = 0
+        var stack: [Pending] = []
+        pushChildren(of: document.pointee.v.document.children, parent: 0, depth: 1, onto: &stack)
+        while let item = stack.popLast() {
+            let gumbo = item.node.pointee
+            let index = nodes.count
+            switch gumbo.type {
+            case GUMBO_NODE_ELEMENT, GUMBO_NODE_TEMPLATE:
+                elementCount += 1
+                if elementCount > limits.maxElements { throw HTMLDocumentError.tooManyElements(limit: limits.maxElements) }
+                let element = gumbo.v.element
+                nodes.append(HTMLDocument.Node(kind: .element, tag: tagName(element), attributes: attributes(element),
+                                               text: "", parent: HTMLDocument.NodeID(index: item.parent), children: []))
+                if item.depth >= limits.maxDepth {
+                    truncated = truncated || element.children.length > 0
+                } else {
+                    pushChildren(of: element.children, parent: index, depth: item.depth + 1, onto: &stack)
+                }
+            case GUMBO_NODE_TEXT, GUMBO_NODE_CDATA, GUMBO_NODE_WHITESPACE, GUMBO_NODE_COMMENT:
+                let text = gumbo.v.text.text.map { String(cString: $0) } ?? ""
+                let kind: HTMLDocument.NodeKind = gumbo.type == GUMBO_NODE_COMMENT ? .comment : .text
+                nodes.append(HTMLDocument.Node(kind: kind, tag: "", attributes: [], text: text,
+                                               parent: HTMLDocument.NodeID(index: item.parent), children: []))
+            default:
+                continue
+            }
+            nodes[item.parent].children.append(HTMLDocument.NodeID(index: index))
+        }
+        return Result(nodes: nodes, truncated: truncated)
+    }
+
+    private static func pushChildren(of vector: GumboVector, parent: Int, depth: Int, onto stack: inout [Pending]) {
+        guard vector.length > 0, let data = vector.data else { return }
+        for offset in stride(from: Int(vector.length) - 1, through: 0, by: -1) {
+            if let child = data[offset] {
+                stack.append(Pending(node: child.assumingMemoryBound(to: GumboNode.self), parent: parent, depth: depth))
+            }
+        }
+    }
+
+    private static func tagName(_ element: GumboElement) -> String {
+        if element.tag != GUMBO_TAG_UNKNOWN, let name = gumbo_normalized_tagname(element.tag) {
+            let text = String(cString: name)
+            if !text.isEmpty { return text }
+        }
+        var piece = element.original_tag
+        gumbo_tag_from_original_text(&piece)
+        guard let data = piece.data, piece.length > 0 else { return "" }
+        let bytes = UnsafeRawBufferPointer(start: data, count: piece.length)
+        return String(decoding: bytes, as: UTF8.self).lowercased()
+    }
+
+    private static func attributes(_ element: GumboElement) -> [HTMLDocument.Attribute] {
+        let vector = element.attributes
+        guard vector.length > 0, let data = vector.data else { return [] }
+        var result: [HTMLDocument.Attribute] = []
+        result.reserveCapacity(Int(vector.length))
+        for offset in 0..<Int(vector.length) {
+            guard let raw = data[offset] else { continue }
+            let attribute = raw.assumingMemoryBound(to: GumboAttribute.self).pointee
+            let name = attribute.name.map { String(cString: $0) } ?? ""
+            let value = attribute.value.map { String(cString: $0) } ?? ""
+            result.append(HTMLDocument.Attribute(name: name, value: value))
+        }
+        return result
+    }
+}

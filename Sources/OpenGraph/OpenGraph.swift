@@ -1,0 +1,112 @@
+import Foundation
+import HTMLDocument
+
+/// Page metadata read from `<meta>` tags and JSON-LD, before any title cleanup.
+public struct PageMetadata: Sendable, Equatable {
+    public var title: String?
+    public var byline: String?
+    public var excerpt: String?
+    public var siteName: String?
+    public var publishedTime: String?
+    public var imageURL: String?
+
+    public init(title: String? = nil, byline: String? = nil, excerpt: String? = nil, siteName: String? = nil,
+                publishedTime: String? = nil, imageURL: String? = nil) {
+        self.title = title
+        self.byline = byline
+        self.excerpt = excerpt
+        self.siteName = siteName
+        self.publishedTime = publishedTime
+        self.imageURL = imageURL
+    }
+}
+
+public enum OpenGraph {
+    /// Bytes of a page read when only its head matters.
+    public static let headByteLimit = 256 * 1024
+
+    /// The lead image from a page's raw bytes, reading only up to `</head>` (or 256 KB).
+    public static func imageURL(inPage bytes: [UInt8], contentType: String? = nil, pageURL: String) -> String? {
+        let head = headPrefix(bytes)
+        guard let document = try? HTMLDocument.parse(head, contentType: contentType) else { return nil }
+        return imageURL(in: document, pageURL: pageURL)
+    }
+
+    /// Everything up to and including `</head>`, at most `headByteLimit` bytes.
+    public static func headPrefix(_ bytes: [UInt8]) -> [UInt8] {
+        let limit = min(bytes.count, headByteLimit)
+        let marker = Array("</head".utf8)
+        var index = 0
+        while index + marker.count <= limit {
+            if bytes[index] == 0x3C, bytes[index + 1] == 0x2F,
+               (0..<marker.count).allSatisfy({ bytes[index + $0] | 0x20 == marker[$0] | 0x20 }) {
+                return Array(bytes[..<min(index + marker.count + 1, limit)])
+            }
+            index += 1
+        }
+        return Array(bytes[..<limit])
+    }
+
+    /// The base for relative URLs: `<base href>` resolved against the page URL.
+    public static func baseURL(of document: HTMLDocument, pageURL: String) -> String {
+        if let base = document.firstElement(named: "base"), let href = document.attribute("href", of: base),
+           let resolved = SafeURL.absoluteHTTP(href, base: pageURL) {
+            return resolved
+        }
+        return pageURL
+    }
+
+    static let metaImageKeys = ["og:image", "og:image:secure_url", "og:image:url", "twitter:image", "twitter:image:src"]
+
+    /// The first acceptable image among og:image, og:image:secure_url, og:image:url,
+    /// twitter:image, twitter:image:src, `<link rel=image_src>`, then JSON-LD `image`.
+    public static func imageURL(in document: HTMLDocument, pageURL: String) -> String? {
+        let base = baseURL(of: document, pageURL: pageURL)
+        var byKey: [String: [String]] = [:]
+        for meta in document.elements(named: "meta") {
+            let key = (document.attribute("property", of: meta) ?? document.attribute("name", of: meta) ?? "")
+                .trimmingCharacters(in: .whitespaces).lowercased()
+            guard metaImageKeys.contains(key), let content = document.attribute("content", of: meta) else { continue }
+            byKey[key, default: []].append(content)
+        }
+        var candidates = metaImageKeys.flatMap { byKey[$0] ?? [] }
+        for link in document.elements(named: "link") {
+            let rel = (document.attribute("rel", of: link) ?? "").lowercased().split(separator: " ")
+            if rel.contains("image_src"), let href = document.attribute("href", of: link) { candidates.append(href) }
+        }
+        for candidate in candidates {
+            if let url = acceptableImage(candidate, base: base) { return url }
+        }
+        return jsonLDImage(in: document, base: base)
+    }
+
+    static func acceptableImage(_ raw: String, base: String) -> String? {
+        guard let url = SafeURL.absoluteHTTP(raw, base: base), !ImagePlaceholder.isPlaceholder(url) else { return nil }
+        return url
+    }
+
+    /// JSON-LD `image`: a string, an array, an ImageObject (`url`/`contentUrl`), also inside
+    /// `@graph`; article-typed objects are tried first.
+    static func jsonLDImage(in document: HTMLDocument, base: String) -> String? {
+        let objects = JSONLD.objects(in: document)
+        let ordered = objects.filter(JSONLD.isArticle) + objects.filter { !JSONLD.isArticle($0) }
+        for object in ordered {
+            for key in ["image", "primaryImageOfPage", "thumbnailUrl"] {
+                guard let value = object[key] else { continue }
+                for raw in imageStrings(value) {
+                    if let url = acceptableImage(raw, base: base) { return url }
+                }
+            }
+        }
+        return nil
+    }
+
+    private static func imageStrings(_ value: Any) -> [String] {
+        if let string = value as? String { return [string] }
+        if let array = value as? [Any] { return array.prefix(20).flatMap(imageStrings) }
+        if let object = value as? [String: Any] {
+            return ["url", "contentUrl", "@id"].compactMap { object[$0] as? String }
+        }
+        return []
+    }
+}

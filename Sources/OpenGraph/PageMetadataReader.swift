@@ -1,0 +1,129 @@
+import Foundation
+import HTMLDocument
+
+/// Readability.js's `_getJSONLD` and `_getArticleMetadata`: meta tags and the first
+/// schema.org Article-typed JSON-LD object, JSON-LD winning field by field.
+extension OpenGraph {
+    /// - Parameter htmlTitle: the cleaned `<title>`, used to choose between JSON-LD `name`
+    ///   and `headline` when they differ (as Readability.js does).
+    public static func metadata(in document: HTMLDocument, pageURL: String, htmlTitle: String? = nil) -> PageMetadata {
+        let jsonLD = jsonLDMetadata(in: document, htmlTitle: htmlTitle ?? document.title ?? "")
+        let values = metaValues(in: document)
+        func first(_ keys: [String]) -> String? {
+            for key in keys { if let value = values[key], !value.isEmpty { return value } }
+            return nil
+        }
+        var result = PageMetadata()
+        result.title = jsonLD.title ?? first(["dc:title", "dcterm:title", "og:title", "weibo:article:title",
+                                              "weibo:webpage:title", "title", "twitter:title", "parsely-title"])
+        result.byline = jsonLD.byline ?? first(["dc:creator", "dcterm:creator", "author", "parsely-author",
+                                                "article:author"]).flatMap(nonURLByline)
+        result.excerpt = jsonLD.excerpt ?? first(["dc:description", "dcterm:description", "og:description",
+                                                  "weibo:article:description", "weibo:webpage:description",
+                                                  "description", "twitter:description"])
+        result.siteName = jsonLD.siteName ?? first(["og:site_name"])
+        result.publishedTime = jsonLD.publishedTime ?? first(["article:published_time", "parsely-pub-date"])
+        result.title = result.title.map(EntityDecoding.decode)
+        result.byline = result.byline.map(EntityDecoding.decode)
+        result.excerpt = result.excerpt.map(EntityDecoding.decode)
+        result.siteName = result.siteName.map(EntityDecoding.decode)
+        result.publishedTime = result.publishedTime.map(EntityDecoding.decode)
+        result.imageURL = imageURL(in: document, pageURL: pageURL)
+        return result
+    }
+
+    /// `article:author` is often a profile URL, which is not a byline.
+    private static func nonURLByline(_ value: String) -> String? {
+        value.hasPrefix("http://") || value.hasPrefix("https://") ? nil : value
+    }
+
+    static let propertyPrefixes = ["article", "dc", "dcterm", "og", "twitter"]
+    static let propertyNames = ["author", "creator", "description", "published_time", "title", "site_name"]
+    static let namePrefixes = ["dc", "dcterm", "og", "twitter", "parsely", "weibo:article", "weibo:webpage"]
+    static let nameNames = ["author", "creator", "pub-date", "description", "title", "site_name"]
+
+    /// Meta values keyed the way Readability.js keys them (lower-case, no spaces, dots as colons).
+    static func metaValues(in document: HTMLDocument) -> [String: String] {
+        var values: [String: String] = [:]
+        for meta in document.elements(named: "meta") {
+            guard let content = document.attribute("content", of: meta)?.trimmingCharacters(in: .whitespacesAndNewlines),
+                  !content.isEmpty else { continue }
+            var matched = false
+            if let property = document.attribute("property", of: meta) {
+                for token in property.lowercased().split(whereSeparator: { $0 == " " }) {
+                    let key = token.replacingOccurrences(of: "\t", with: "")
+                    let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
+                    if parts.count == 2, propertyPrefixes.contains(parts[0]), propertyNames.contains(parts[1]) {
+                        values[key] = content
+                        matched = true
+                    }
+                }
+            }
+            if !matched, let name = document.attribute("name", of: meta) {
+                let key = name.lowercased().filter { !$0.isWhitespace }.replacingOccurrences(of: ".", with: ":")
+                if nameNames.contains(key) {
+                    values[key] = content
+                } else if let separator = key.lastIndex(where: { $0 == ":" || $0 == "-" }) {
+                    let prefix = String(key[..<separator])
+                    let suffix = String(key[key.index(after: separator)...])
+                    if namePrefixes.contains(prefix), nameNames.contains(suffix) { values[key] = content }
+                    else if key == "parsely-pub-date" { values[key] = content }
+                }
+            }
+        }
+        return values
+    }
+
+    struct JSONLDFields {
+        var title: String?
+        var byline: String?
+        var excerpt: String?
+        var siteName: String?
+        var publishedTime: String?
+    }
+
+    static func jsonLDMetadata(in document: HTMLDocument, htmlTitle: String) -> JSONLDFields {
+        var fields = JSONLDFields()
+        let objects = JSONLD.objects(in: document)
+        guard let article = objects.first(where: { JSONLD.isArticle($0) }) else { return fields }
+        let name = (article["name"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let headline = (article["headline"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let name, let headline, name != headline {
+            let nameMatches = TextSimilarity.similarity(name, htmlTitle) > 0.75
+            let headlineMatches = TextSimilarity.similarity(headline, htmlTitle) > 0.75
+            fields.title = headlineMatches && !nameMatches ? headline : name
+        } else {
+            fields.title = name ?? headline
+        }
+        if let author = article["author"] as? [String: Any], let authorName = author["name"] as? String {
+            fields.byline = authorName.trimmingCharacters(in: .whitespacesAndNewlines)
+        } else if let authors = article["author"] as? [Any] {
+            let names = authors.compactMap { ($0 as? [String: Any])?["name"] as? String }
+                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            if !names.isEmpty { fields.byline = names.joined(separator: ", ") }
+        }
+        fields.excerpt = (article["description"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let publisher = article["publisher"] as? [String: Any], let publisherName = publisher["name"] as? String {
+            fields.siteName = publisherName.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        fields.publishedTime = (article["datePublished"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        return fields
+    }
+}
+
+/// Readability.js's `_textSimilarity`: 1 - (length of B's tokens missing from A / length of B).
+public enum TextSimilarity {
+    public static func tokens(_ text: String) -> [Substring] {
+        text.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
+    }
+
+    public static func similarity(_ textA: String, _ textB: String) -> Double {
+        let tokensA = tokens(textA)
+        let tokensB = tokens(textB)
+        guard !tokensA.isEmpty, !tokensB.isEmpty else { return 0 }
+        let setA = Set(tokensA)
+        let uniqueB = tokensB.filter { !setA.contains($0) }
+        let totalLength = tokensB.joined(separator: " ").count
+        return 1 - Double(uniqueB.joined(separator: " ").count) / Double(totalLength)
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import OpenGraph
+
+/// Turns the extracted subtree into allow-listed HTML and block-separated plain text.
+/// Iterative (explicit stack) so deep input cannot overflow the call stack.
+struct ArticleSerializer {
+    let base: String
+    let options: ReadabilityOptions
+
+    /// Kept as themselves (after attribute filtering).
+    static let blockTags: Set<String> = ["p", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre", "figure"]
+    static let inlineTags: Set<String> = ["em", "strong", "code", "a"]
+    static let renamed: [String: String] = ["b": "strong", "i": "em", "h1": "h2", "figcaption": "p", "dt": "p", "dd": "p"]
+    /// Dropped with their content.
+    static let droppedTags: Set<String> = [
+        "script", "style", "noscript", "iframe", "object", "embed", "svg", "math", "form", "button", "input",
+        "select", "textarea", "template", "video", "audio", "canvas", "head", "title", "meta", "link", "nav",
+        "source", "track", "map", "area", "dialog",
+    ]
+    /// Unwrapped elements that still separate blocks of text.
+    static let blockish: Set<String> = [
+        "div", "section", "article", "main", "header", "footer", "aside", "table", "tbody", "thead", "tfoot",
+        "tr", "td", "th", "caption", "dl", "address", "details", "summary", "hr", "center", "body", "picture",
+    ]
+    /// Blocks whose direct text is fine without a wrapping <p>.
+    static let inlineContainers: Set<String> = ["p", "h2", "h3", "h4", "h5", "h6", "li", "pre", "blockquote"]
+
+    private enum Step {
+        case open(DNode)
+        case close(tag: String, htmlMark: Int, startLength: Int, isBlock: Bool)
+    }
+
+    struct Output {
+        var html: String
+        var text: String
+    }
+
+    func serialize(_ root: DNode) -> Output {
+        var html: [UInt8] = []
+        var blocks: [String] = []
+        var current = ""
+        var textLength = 0
+        var containers: [String] = []
+        var implicitParagraph = false
+        var preDepth = 0
+        var captionDepth = 0
+        var stack: [Step] = root.childNodes.reversed().map { .open($0) }
+
+        func flush() {
+            let cleaned = preDepth > 0 ? TextCleaning.cleanKeepingLines(current) : TextCleaning.clean(current)
+            current = ""
+            guard !cleaned.isEmpty, textLength < options.maxTextLength else { return }
+            blocks.append(cleaned)
+            textLength += cleaned.count + 2
+        }
+        func closeImplicit() {
+            if implicitParagraph { html += Array("</p>".utf8); implicitParagraph = false }
+        }
+        func ensureInlineContext() {
+            if (containers.last.map { Self.inlineContainers.contains($0) } ?? false) || implicitParagraph { return }
+            html += Array("<p>".utf8)
+            implicitParagraph = true
+        }
+
+        while let step = stack.popLast() {
+            switch step {
+            case let .close(tag, mark, startLength, isBlock):
+                if tag == "pre" { preDepth -= 1 }
+                if tag == "figcaption" { captionDepth -= 1 }
+                if isBlock || Self.blockish.contains(tag) { flush() }
+                if !tag.isEmpty && Self.blockTags.union(Self.inlineTags).contains(tag) || tag == "img" {
+                    if Self.blockTags.contains(tag) { closeImplicit(); containers.removeLast() }
+                    if html.count == mark + startLength && tag != "img" {
+                        html.removeLast(startLength) // nothing inside: drop the empty element
+                    } else if tag != "img" {
+                        html += Array("</\(tag)>".utf8)
+                    }
+                }
+            case let .open(node):
+                if textLength >= options.maxTextLength { continue }
+                if node.kind == .text {
+                    let visible = node.text.unicodeScalars.contains { !$0.properties.isWhitespace }
+                    if visible { ensureInlineContext() }
+                    if visible || !html.isEmpty { html += Self.escape(node.text, attribute: false) }
+                    if captionDepth == 0 || !options.enhancedCleaning { current += node.text }
+                    continue
+                }
+                guard node.isElement, !Self.droppedTags.contains(node.tag) else { continue }
+                let children: [Step] = node.childNodes.reversed().map { .open($0) }
+                if node.tag == "br" {
+                    html += Array("\n".utf8)
+                    current += "\n"
+                    continue
+                }
+                if node.tag == "img" {
+                    guard let src = imageSource(node) else { continue }
+                    ensureInlineContext()
+                    var tag = "<img src=\"\(Self.escapeString(src))\""
+                    if let alt = node.attribute("alt"), !alt.isEmpty { tag += " alt=\"\(Self.escapeString(TextCleaning.clean(alt)))\"" }
+                    html += Array((tag + ">").utf8)
+                    continue
+                }
+                let tag = Self.renamed[node.tag] ?? node.tag
+                if node.tag == "figcaption" { captionDepth += 1 }
+                if Self.blockTags.contains(tag) {
+                    closeImplicit()
+                    flush()
+                    if tag == "pre" { preDepth += 1 }
+                    let start = Array("<\(tag)>".utf8)
+                    let mark = html.count
+                    html += start
+                    containers.append(tag)
+                    stack.append(.close(tag: tag, htmlMark: mark, startLength: start.count, isBlock: true))
+                    if node.tag == "figcaption" { stack.append(.close(tag: "figcaption", htmlMark: 0, startLength: 0, isBlock: false)) }
+                } else if Self.inlineTags.contains(tag) {
+                    var start = "<\(tag)>"
+                    if tag == "a" {
+                        guard let href = node.attribute("href").flatMap(linkTarget) else {
+                            stack.append(contentsOf: children)
+                            continue
+                        }
+                        start = "<a href=\"\(Self.escapeString(href))\">"
+                    }
+                    if !(tag == "code" && containers.last == "pre") { ensureInlineContext() }
+                    let bytes = Array(start.utf8)
+                    stack.append(.close(tag: tag, htmlMark: html.count, startLength: bytes.count, isBlock: false))
+                    html += bytes
+                } else if Self.blockish.contains(tag) {
+                    closeImplicit()
+                    flush()
+                    stack.append(.close(tag: tag, htmlMark: 0, startLength: 0, isBlock: true))
+                } else if node.tag == "figcaption" {
+                    stack.append(.close(tag: "figcaption", htmlMark: 0, startLength: 0, isBlock: false))
+                }
+                stack.append(contentsOf: children)
+            }
+        }
+        flush()
+        closeImplicit()
+        var text = blocks.joined(separator: "\n\n")
+        if text.count > options.maxTextLength { text = String(text.prefix(options.maxTextLength)) }
+        return Output(html: String(decoding: html, as: UTF8.self), text: text)
+    }
+
+    private func imageSource(_ node: DNode) -> String? {
+        var candidates: [String] = []
+        if let src = node.attribute("src") { candidates.append(src) }
+        if let srcset = node.attribute("srcset"), let first = srcset.split(separator: ",").first?.split(separator: " ").first {
+            candidates.append(String(first))
+        }
+        for raw in candidates {
+            if raw.lowercased().hasPrefix("data:") { continue }
+            if let url = SafeURL.absoluteHTTP(raw, base: base) { return url }
+        }
+        return nil
+    }
+
+    private func linkTarget(_ raw: String) -> String? {
+        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.lowercased().hasPrefix("mailto:") {
+            guard trimmed.utf8.count <= SafeURL.maxLength, !trimmed.unicodeScalars.contains(where: TextCleaning.isUnsafe) else { return nil }
+            return trimmed
+        }
+        if trimmed.hasPrefix("#") { return nil }
+        return SafeURL.absoluteHTTP(trimmed, base: base)
+    }
+
+    static func escapeString(_ text: String) -> String { String(decoding: escape(text, attribute: true), as: UTF8.self) }
+
+    static func escape(_ text: String, attribute: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if TextCleaning.isUnsafe(scalar) && scalar != "\n" && scalar != "\t" { continue }
+            switch scalar {
+            case "&": out += Array("&amp;".utf8)
+            case "<": out += Array("&lt;".utf8)
+            case ">": out += Array("&gt;".utf8)
+            case "\"" where attribute: out += Array("&quot;".utf8)
+            case "\u{A0}": out += Array("&nbsp;".utf8)
+            default: out += Array(String(scalar).utf8)
+            }
+        }
+        return out
+    }
+}
+
+extension TextCleaning {
+    /// For <pre>: keeps line breaks, drops unsafe characters and trailing blank lines.
+    static func cleanKeepingLines(_ text: String) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            String(String.UnicodeScalarView(line.unicodeScalars.filter { !isUnsafe($0) || $0 == "\t" }))
+        }
+        return lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

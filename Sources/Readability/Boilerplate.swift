@@ -1,0 +1,119 @@
+import OpenGraph
+
+/// Steps added beyond Readability.js, measured on the fixtures: page furniture that
+/// Readability's class-name heuristics miss when it sits inside the article container
+/// (newsletter boxes, share bars, author bios, "read more" lists, cookie notices) and
+/// one-line calls to action between paragraphs.
+extension Extractor {
+    static let boilerplateWords = Regexps.Keywords([
+        "newsletter", "subscribe", "subscription", "signup", "sign-up", "cookie", "consent", "paywall",
+        "promo", "related", "recommend", "more-stories", "read-more", "readmore", "further-reading",
+        "share", "sharing", "social", "follow-us", "author-bio", "author-info", "about-author", "bio-box",
+        "authorbio", "breadcrumb", "tag-list", "taglist", "article-tags", "topics", "comment", "disqus",
+        "advert", "ad-slot", "ad-container", "adslot", "sponsored", "outbrain", "taboola", "trending",
+        "popular", "most-read", "mostread", "toolbar", "skip-link", "sr-only", "visually-hidden",
+        "screen-reader", "modal", "overlay", "masthead", "jump-link", "site-nav", "site-header",
+        "site-footer", "donate", "app-promo", "podcast-promo", "live-updates-nav", "pagination",
+    ])
+    static let articleBodyWords = Regexps.Keywords([
+        "article-body", "articlebody", "story-body", "storybody", "post-content", "entry-content",
+        "article-content", "main-content", "post-body", "article__body", "story-content", "article-text",
+    ])
+    static let alwaysRemovedTags: Set<String> = ["nav", "aside", "form", "button", "dialog", "menu", "select", "textarea"]
+    static let furnitureRoles: Set<String> = ["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menu", "menubar"]
+
+    func removeBoilerplateBeforeGrab(_ body: DNode) {
+        let totalParagraphText = max(paragraphTextLength(body), 1)
+        var node = body.firstElementChild
+        while let current = node {
+            if isFurniture(current, totalParagraphText: totalParagraphText) {
+                node = removeAndGetNext(current)
+            } else {
+                node = nextElementInOrder(current)
+            }
+        }
+    }
+
+    private func isFurniture(_ node: DNode, totalParagraphText: Int) -> Bool {
+        if Self.alwaysRemovedTags.contains(node.tag) { return paragraphTextLength(node) * 3 < totalParagraphText }
+        if let role = node.attribute("role"), Self.furnitureRoles.contains(role) {
+            return paragraphTextLength(node) * 3 < totalParagraphText
+        }
+        let matchBytes = node.matchBytes
+        guard Self.boilerplateWords.matches(matchBytes), !Self.articleBodyWords.matches(matchBytes) else { return false }
+        // Never drop a container holding a large share of the page's paragraph text.
+        return paragraphTextLength(node) * 4 < totalParagraphText
+    }
+
+    private func paragraphTextLength(_ node: DNode) -> Int {
+        if node.tag == "p" { return node.innerTextLength }
+        return node.elements("p").reduce(0) { $0 + $1.innerTextLength }
+    }
+
+    static let callToActionPrefixes = [
+        "read more", "read also", "also read", "related:", "related articles", "related stories", "related coverage",
+        "see also", "more:", "sign up", "subscribe", "advertisement", "follow us", "share this", "click here",
+        "copyright", "©", "all rights reserved", "recommended", "more from", "watch:", "listen:", "listen to this",
+        "download the", "get the latest", "join our", "don't miss", "don’t miss", "trending", "most read",
+        "you may also like", "you might also like", "continue reading", "sponsored", "loading", "share on",
+        "share via", "tweet this", "email this", "print this", "skip to", "advertising", "support our journalism",
+        "already a subscriber", "create an account", "log in", "sign in",
+    ]
+
+    func removeBoilerplateAfterGrab(_ content: DNode) {
+        for block in content.elements(["p", "li", "div", "h2", "h3", "h4", "h5", "h6", "figure", "ul", "ol"]).reversed()
+        where block.parent != nil {
+            let length = block.innerTextLength
+            guard length > 0, length < 200 else { continue }
+            let text = block.innerText.lowercased()
+            if Self.callToActionPrefixes.contains(where: { text.hasPrefix($0) }) {
+                block.remove()
+                continue
+            }
+            // A short line that is mostly one link is a teaser for another page.
+            if (block.tag == "p" || block.tag == "li"), length < 120, linkDensity(block) > 0.8 {
+                block.remove()
+            }
+        }
+        // Link-dense containers (more-stories lists, in-page "key events" menus, link columns);
+        // in-page links count fully here, unlike Readability's 0.3 for `#` links.
+        for block in content.elements(["ul", "ol", "div", "td", "section", "table"]).reversed() where block.parent != nil {
+            let length = block.innerTextLength
+            if block.tag == "ul" || block.tag == "ol" ? fullLinkDensity(block) > 0.6 : (length < 300 && fullLinkDensity(block) > 0.6) {
+                block.remove()
+            }
+        }
+        // Timestamps standing alone between live-blog entries.
+        for time in content.elements("time").reversed() where time.parent != nil && time.parent?.tag != "p" {
+            time.remove()
+        }
+        removeTitleRepeat(content)
+    }
+
+    func fullLinkDensity(_ element: DNode) -> Double {
+        let length = element.innerTextLength
+        guard length > 0 else { return 0 }
+        return Double(element.elements("a").reduce(0) { $0 + $1.innerTextLength }) / Double(length)
+    }
+
+    /// The headline repeated as bold text at the top of the body (Readability only drops
+    /// an h1/h2 copy).
+    private func removeTitleRepeat(_ content: DNode) {
+        guard !articleTitle.isEmpty else { return }
+        let titleLength = articleTitle.utf16.count
+        var node = nextElementInOrder(content)
+        var inspected = 0
+        while let current = node, inspected < 12 {
+            inspected += 1
+            let length = current.innerTextLength
+            if length > 0, length <= titleLength + 20,
+               TextSimilarity.similarity(articleTitle, current.innerText) > 0.75,
+               TextSimilarity.similarity(current.innerText, articleTitle) > 0.75 {
+                current.remove()
+                return
+            }
+            if length > titleLength * 4 && current.firstElementChild == nil { return }
+            node = nextElementInOrder(current)
+        }
+    }
+}

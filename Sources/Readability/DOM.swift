@@ -1,0 +1,239 @@
+import HTMLDocument
+
+/// The mutable tree Readability works on, shaped like the DOM subset Readability.js uses.
+/// All links are `unowned(unsafe)`: the `DOMArena` owns every node, so releasing a
+/// 200 000-node chain never recurses through deinit, and traversal costs no refcounting.
+final class DNode {
+    enum Kind { case element, text, comment, document }
+
+    struct Attribute {
+        var name: String
+        var value: String
+    }
+
+    var kind: Kind
+    /// Lower-case tag name for elements.
+    var tag: String
+    var attributes: [Attribute]
+    var text: String
+    unowned(unsafe) var parent: DNode?
+    unowned(unsafe) var firstChild: DNode?
+    unowned(unsafe) var lastChild: DNode?
+    unowned(unsafe) var next: DNode?
+    unowned(unsafe) var prev: DNode?
+    /// Readability.js's `node.readability.contentScore`; nil means "not initialised".
+    var score: Double?
+    /// `_readabilityDataTable`.
+    var isDataTable = false
+
+    init(kind: Kind, tag: String = "", attributes: [Attribute] = [], text: String = "") {
+        self.kind = kind
+        self.tag = tag
+        self.attributes = attributes
+        self.text = text
+    }
+
+    var isElement: Bool { kind == .element }
+
+    func attribute(_ name: String) -> String? {
+        for attribute in attributes where attribute.name == name { return attribute.value }
+        return nil
+    }
+
+    func hasAttribute(_ name: String) -> Bool { attributes.contains { $0.name == name } }
+
+    func setAttribute(_ name: String, _ value: String) {
+        if let index = attributes.firstIndex(where: { $0.name == name }) {
+            attributes[index].value = value
+        } else {
+            attributes.append(Attribute(name: name, value: value))
+        }
+    }
+
+    func removeAttribute(_ name: String) { attributes.removeAll { $0.name == name } }
+
+    var className: String { attribute("class") ?? "" }
+    var id: String { attribute("id") ?? "" }
+
+    // MARK: Element navigation
+
+    var firstElementChild: DNode? {
+        var child = firstChild
+        while let current = child, !current.isElement { child = current.next }
+        return child
+    }
+
+    var nextElementSibling: DNode? {
+        var sibling = next
+        while let current = sibling, !current.isElement { sibling = current.next }
+        return sibling
+    }
+
+    var previousElementSibling: DNode? {
+        var sibling = prev
+        while let current = sibling, !current.isElement { sibling = current.prev }
+        return sibling
+    }
+
+    var childNodes: [DNode] {
+        var result: [DNode] = []
+        var child = firstChild
+        while let current = child { result.append(current); child = current.next }
+        return result
+    }
+
+    var children: [DNode] { childNodes.filter(\.isElement) }
+
+    var elementChildCount: Int {
+        var count = 0
+        var child = firstChild
+        while let current = child { if current.isElement { count += 1 }; child = current.next }
+        return count
+    }
+
+    // MARK: Mutation
+
+    func remove() {
+        guard let parent else { return }
+        if let prev { prev.next = next } else { parent.firstChild = next }
+        if let next { next.prev = prev } else { parent.lastChild = prev }
+        self.parent = nil
+        self.next = nil
+        self.prev = nil
+    }
+
+    func appendChild(_ child: DNode) {
+        child.remove()
+        child.parent = self
+        child.prev = lastChild
+        if let lastChild { lastChild.next = child } else { firstChild = child }
+        lastChild = child
+    }
+
+    func insertBefore(_ child: DNode, _ reference: DNode?) {
+        guard let reference else { appendChild(child); return }
+        child.remove()
+        child.parent = self
+        child.next = reference
+        child.prev = reference.prev
+        if let previous = reference.prev { previous.next = child } else { firstChild = child }
+        reference.prev = child
+    }
+
+    /// Puts `replacement` where `self` is; `self` leaves the tree.
+    func replace(with replacement: DNode) {
+        guard let parent, replacement !== self else { return }
+        let anchor = next
+        remove()
+        parent.insertBefore(replacement, anchor)
+    }
+
+    // MARK: Traversal
+
+    /// Next node in document order inside `root` (all kinds), without recursion.
+    func following(within root: DNode, skipChildren: Bool = false) -> DNode? {
+        if !skipChildren, let firstChild { return firstChild }
+        var node: DNode? = self
+        while let current = node, current !== root {
+            if let next = current.next { return next }
+            node = current.parent
+        }
+        return nil
+    }
+
+    /// All descendant elements with one of `tags`, in document order (a static list).
+    func elements(_ tags: Set<String>) -> [DNode] {
+        var result: [DNode] = []
+        var node = following(within: self)
+        while let current = node {
+            if current.isElement, tags.contains(current.tag) { result.append(current) }
+            node = current.following(within: self)
+        }
+        return result
+    }
+
+    func elements(_ tag: String) -> [DNode] { elements([tag]) }
+
+    func countElements(_ tag: String) -> Int {
+        var count = 0
+        var node = following(within: self)
+        while let current = node {
+            if current.isElement, current.tag == tag { count += 1 }
+            node = current.following(within: self)
+        }
+        return count
+    }
+
+    func hasDescendant(where predicate: (DNode) -> Bool) -> Bool {
+        var node = following(within: self)
+        while let current = node {
+            if predicate(current) { return true }
+            node = current.following(within: self)
+        }
+        return false
+    }
+
+    /// DOM `textContent`.
+    var textContent: String {
+        if kind == .text { return text }
+        var result = ""
+        var node = following(within: self)
+        while let current = node {
+            if current.kind == .text { result += current.text }
+            node = current.following(within: self)
+        }
+        return result
+    }
+}
+
+/// Owns every node of one extraction.
+final class DOMArena {
+    private(set) var nodes: [DNode] = []
+
+    func make(_ kind: DNode.Kind, tag: String = "", attributes: [DNode.Attribute] = [], text: String = "") -> DNode {
+        let node = DNode(kind: kind, tag: tag, attributes: attributes, text: text)
+        nodes.append(node)
+        return node
+    }
+
+    func element(_ tag: String) -> DNode { make(.element, tag: tag) }
+
+    /// Copies an `HTMLDocument` (comments dropped; they never matter to Readability).
+    func build(from document: HTMLDocument) -> DNode {
+        let root = make(.document)
+        var mapped = [DNode?](repeating: nil, count: document.nodes.count)
+        if !mapped.isEmpty { mapped[0] = root }
+        for index in 1..<max(document.nodes.count, 1) {
+            let source = document.nodes[index]
+            guard let parentID = source.parent, parentID.index < index, let parent = mapped[parentID.index] else { continue }
+            let node: DNode
+            switch source.kind {
+            case .element:
+                node = make(.element, tag: source.tag,
+                            attributes: source.attributes.map { DNode.Attribute(name: $0.name, value: $0.value) })
+            case .text:
+                node = make(.text, text: source.text)
+            case .comment, .document:
+                continue
+            }
+            parent.appendChild(node)
+            mapped[index] = node
+        }
+        return root
+    }
+
+    /// Deep copy of `node`'s children into a fresh container (used to restore the page
+    /// between Readability's retry passes, like `page.innerHTML = pageCacheHtml`).
+    func cloneChildren(of source: DNode, into target: DNode) {
+        var pairs: [(DNode, DNode)] = [(source, target)]
+        while let (from, to) = pairs.popLast() {
+            var child = from.firstChild
+            while let current = child {
+                let copy = make(current.kind, tag: current.tag, attributes: current.attributes, text: current.text)
+                to.appendChild(copy)
+                if current.firstChild != nil { pairs.append((current, copy)) }
+                child = current.next
+            }
+        }
+    }
+}

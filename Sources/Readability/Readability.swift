@@ -1,0 +1,109 @@
+import HTMLDocument
+import OpenGraph
+
+/// What Readability found: metadata plus the article as sanitised HTML and plain text.
+public struct ReadableArticle: Sendable, Equatable {
+    public var title: String
+    public var byline: String?
+    public var excerpt: String?
+    public var siteName: String?
+    public var publishedTime: String?
+    /// Allow-listed HTML: p, h2-h6, ul/ol/li, blockquote, pre/code, figure/img, a, em/strong.
+    public var html: String
+    /// Paragraphs separated by blank lines; control and bidi characters removed.
+    public var text: String
+    /// Characters in `text`.
+    public var length: Int
+}
+
+public struct ReadabilityOptions: Sendable, Equatable {
+    /// DEFAULT_N_TOP_CANDIDATES.
+    public var nbTopCandidates: Int
+    /// DEFAULT_CHAR_THRESHOLD: shorter results trigger the next, more lenient pass.
+    public var charThreshold: Int
+    /// Added to the link-density limits of `_cleanConditionally`.
+    public var linkDensityModifier: Double
+    /// Run the boilerplate steps added beyond Readability.js (newsletter/share/bio boxes,
+    /// "read more" lines, captions out of the text). Off gives the faithful port.
+    public var enhancedCleaning: Bool
+    /// Cap on the characters of `text` (and the HTML is built from the same blocks).
+    public var maxTextLength: Int
+
+    public init(nbTopCandidates: Int = 5, charThreshold: Int = 500, linkDensityModifier: Double = 0,
+                enhancedCleaning: Bool = true, maxTextLength: Int = 200_000) {
+        self.nbTopCandidates = nbTopCandidates
+        self.charThreshold = charThreshold
+        self.linkDensityModifier = linkDensityModifier
+        self.enhancedCleaning = enhancedCleaning
+        self.maxTextLength = maxTextLength
+    }
+}
+
+public enum Readability {
+    /// Extracts the main article; nil when nothing readable is found.
+    public static func extract(from document: HTMLDocument, url: String,
+                               options: ReadabilityOptions = .init()) -> ReadableArticle? {
+        let extractor = Extractor(document: document, url: url, options: options)
+        return extractor.parse()
+    }
+}
+
+struct Flags: OptionSet {
+    let rawValue: Int
+    static let stripUnlikelys = Flags(rawValue: 0x1)
+    static let weightClasses = Flags(rawValue: 0x2)
+    static let cleanConditionally = Flags(rawValue: 0x4)
+}
+
+/// One run of the algorithm; the state Readability.js keeps on `this`.
+final class Extractor {
+    let document: HTMLDocument
+    let url: String
+    let options: ReadabilityOptions
+    let arena = DOMArena()
+    var root: DNode
+    var flags: Flags = [.stripUnlikelys, .weightClasses, .cleanConditionally]
+    var articleTitle = ""
+    var articleByline: String?
+    var metadata = PageMetadata()
+    var attempts: [(content: DNode, textLength: Int)] = []
+
+    init(document: HTMLDocument, url: String, options: ReadabilityOptions) {
+        self.document = document
+        self.url = url
+        self.options = options
+        self.root = DNode(kind: .document)
+        self.root = arena.build(from: document)
+    }
+
+    var documentElement: DNode? { root.children.first { $0.tag == "html" } }
+    var body: DNode? { documentElement?.children.first { $0.tag == "body" } }
+
+    func parse() -> ReadableArticle? {
+        unwrapNoscriptImages()
+        removeScripts()
+        prepDocument()
+        let cleanedTitle = getArticleTitle()
+        metadata = OpenGraph.metadata(in: document, pageURL: url, htmlTitle: cleanedTitle)
+        if metadata.title == nil || metadata.title?.isEmpty == true { metadata.title = cleanedTitle }
+        articleTitle = metadata.title ?? ""
+        if options.enhancedCleaning, let body { removeBoilerplateBeforeGrab(body) }
+        guard let content = grabArticle() else { return nil }
+        if options.enhancedCleaning { removeBoilerplateAfterGrab(content) }
+        simplifyNestedElements(content)
+        var excerpt = metadata.excerpt
+        if excerpt == nil || excerpt?.isEmpty == true {
+            excerpt = content.elements("p").first.map { $0.textContent.trimmingCharacters(in: .whitespacesAndNewlines) }
+        }
+        let base = OpenGraph.baseURL(of: document, pageURL: url)
+        let output = ArticleSerializer(base: base, options: options).serialize(content)
+        guard !output.text.isEmpty else { return nil }
+        return ReadableArticle(
+            title: TextCleaning.clean(articleTitle),
+            byline: (metadata.byline ?? articleByline).map(TextCleaning.clean).flatMap { $0.isEmpty ? nil : $0 },
+            excerpt: excerpt.map(TextCleaning.clean).flatMap { $0.isEmpty ? nil : $0 },
+            siteName: metadata.siteName.map(TextCleaning.clean),
+            publishedTime: metadata.publishedTime.map(TextCleaning.clean),
+            html: output.html, text: output.text, length: output.text.count)
+    }
+}

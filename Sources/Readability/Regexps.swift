@@ -1,0 +1,111 @@
+/// Readability.js's REGEXPS as hand-written keyword matchers: every one of them is a
+/// case-insensitive alternation of literal words, which `contains` checks on a lower-cased
+/// string answer several times faster than a regex engine on the hot path (each element's
+/// "class id" string is tested against several of them).
+enum Regexps {
+    struct Keywords {
+        let words: [[UInt8]]
+        init(_ words: [String]) { self.words = words.map { Array($0.utf8) } }
+
+        /// Whether any word occurs in `lowered` (already lower-cased UTF-8).
+        func matches(_ lowered: [UInt8]) -> Bool {
+            guard !lowered.isEmpty else { return false }
+            for word in words where word.count <= lowered.count {
+                let first = word[0]
+                var index = 0
+                let last = lowered.count - word.count
+                while index <= last {
+                    if lowered[index] == first {
+                        var offset = 1
+                        while offset < word.count, lowered[index + offset] == word[offset] { offset += 1 }
+                        if offset == word.count { return true }
+                    }
+                    index += 1
+                }
+            }
+            return false
+        }
+
+        func matches(_ text: String) -> Bool { matches(Array(text.lowercased().utf8)) }
+    }
+
+    static let unlikelyCandidates = Keywords([
+        "-ad-", "ai2html", "banner", "breadcrumbs", "combx", "comment", "community", "cover-wrap", "disqus",
+        "extra", "footer", "gdpr", "header", "legends", "menu", "related", "remark", "replies", "rss",
+        "shoutbox", "sidebar", "skyscraper", "social", "sponsor", "supplemental", "ad-break", "agegate",
+        "pagination", "pager", "popup", "yom-remote",
+    ])
+    static let okMaybeItsACandidate = Keywords(["and", "article", "body", "column", "content", "main", "shadow"])
+    static let positive = Keywords([
+        "article", "body", "content", "entry", "hentry", "h-entry", "main", "page", "pagination", "post",
+        "text", "blog", "story",
+    ])
+    private static let negativeWords = Keywords([
+        "-ad-", "hidden", "banner", "combx", "comment", "com-", "contact", "foot", "footer", "footnote",
+        "gdpr", "masthead", "media", "meta", "outbrain", "promo", "related", "scroll", "share", "shoutbox",
+        "sidebar", "skyscraper", "sponsor", "shopping", "tags", "widget",
+    ])
+    static let byline = Keywords(["byline", "author", "dateline", "writtenby", "p-author"])
+    static let extraneous = Keywords([
+        "print", "archive", "comment", "discuss", "email", "e-mail", "share", "reply", "all", "login", "sign",
+        "single", "utility",
+    ])
+    static let videoHosts = Keywords([
+        "//www.dailymotion.com", "//dailymotion.com", "//www.youtube.com", "//youtube.com",
+        "//www.youtube-nocookie.com", "//youtube-nocookie.com", "//player.vimeo.com", "//www.player.vimeo.com",
+        "//v.qq.com", "//www.v.qq.com", "//archive.org", "//www.archive.org", "//upload.wikimedia.org",
+        "//player.twitch.tv", "//www.player.twitch.tv",
+    ])
+
+    /// `negative` also has `^hid$| hid$| hid |^hid `: "hid" as a whole space-separated word.
+    static func isNegative(_ lowered: [UInt8]) -> Bool {
+        if negativeWords.matches(lowered) { return true }
+        return lowered.split(separator: 0x20).contains { $0.elementsEqual("hid".utf8) }
+    }
+
+    /// `shareElements: /(\b|_)(share|sharedaddy)(\b|_)/i`.
+    static func isShareElement(_ lowered: [UInt8]) -> Bool {
+        let word = Array("share".utf8)
+        guard lowered.count >= word.count else { return false }
+        func isWordByte(_ byte: UInt8) -> Bool {
+            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F || byte >= 0x80
+        }
+        for start in 0...(lowered.count - word.count) where lowered[start..<(start + word.count)].elementsEqual(word) {
+            let before = start == 0 ? nil : lowered[start - 1]
+            let leftOK = before == nil || !isWordByte(before!) || before == 0x5F
+            guard leftOK else { continue }
+            var end = start + word.count
+            if lowered[end...].starts(with: "daddy".utf8) { end += 5 }
+            let after = end < lowered.count ? lowered[end] : nil
+            if after == nil || !isWordByte(after!) || after == 0x5F { return true }
+        }
+        return false
+    }
+
+    /// `adWords` / `loadingWords`: the whole text is one of these words.
+    static func isAdOrLoadingText(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        let ad = ["ad", "advertising", "advertisement", "pub", "publicité", "werb", "werbung", "广告", "реклама", "anuncio"]
+        if ad.contains(lower) { return true }
+        for word in ["loading", "正在加载", "загрузка", "chargement", "cargando"] {
+            if lower == word || lower == word + "…" || lower == word + "..." { return true }
+        }
+        return false
+    }
+
+    /// `/\.( |$)/` — a sentence end.
+    static func hasSentenceEnd(_ text: String) -> Bool {
+        text.hasSuffix(".") || text.contains(". ")
+    }
+
+    /// `/\.(jpg|jpeg|png|webp)/i`.
+    static func hasImageExtension(_ value: String) -> Bool {
+        let lower = value.lowercased()
+        return lower.contains(".jpg") || lower.contains(".jpeg") || lower.contains(".png") || lower.contains(".webp")
+    }
+}
+
+extension DNode {
+    /// `className + " " + id`, lower-cased as UTF-8 bytes for the keyword matchers.
+    var matchBytes: [UInt8] { Array((className + " " + id).lowercased().utf8) }
+}

@@ -1,0 +1,97 @@
+/// Text measurements Readability.js makes with `_getInnerText(e).length` and
+/// `split(commas)`, computed in one pass over UTF-8 without building the string.
+/// Lengths are in UTF-16 code units, as JavaScript counts them; whitespace is JavaScript's
+/// `\s` (ASCII spaces, NBSP, U+1680, U+2000-200A, U+2028/2029, U+202F, U+205F, U+3000, U+FEFF).
+struct TextMeter {
+    /// Length after trimming and collapsing whitespace runs.
+    private(set) var length = 0
+    private(set) var commas = 0
+    private var pendingSpace = false
+    private var seenText = false
+
+    mutating func add(_ text: String) {
+        var utf8 = text.utf8.makeIterator()
+        while let byte = utf8.next() {
+            if byte < 0x80 {
+                if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) { space(); continue }
+                glyph(units: 1)
+                if byte == 0x2C { commas += 1 }
+            } else if byte >= 0xF0 {
+                _ = utf8.next(); _ = utf8.next(); _ = utf8.next()
+                glyph(units: 2)
+            } else if byte >= 0xE0 {
+                let b1 = utf8.next() ?? 0, b2 = utf8.next() ?? 0
+                let scalar = (UInt32(byte & 0x0F) << 12) | (UInt32(b1 & 0x3F) << 6) | UInt32(b2 & 0x3F)
+                if Self.isWideSpace(scalar) { space(); continue }
+                glyph(units: 1)
+                if Self.isWideComma(scalar) { commas += 1 }
+            } else if byte >= 0xC0 {
+                let b1 = utf8.next() ?? 0
+                let scalar = (UInt32(byte & 0x1F) << 6) | UInt32(b1 & 0x3F)
+                if scalar == 0xA0 { space(); continue }
+                glyph(units: 1)
+                if scalar == 0x060C { commas += 1 }
+            }
+        }
+    }
+
+    private mutating func space() { if seenText { pendingSpace = true } }
+
+    private mutating func glyph(units: Int) {
+        if pendingSpace { length += 1; pendingSpace = false }
+        length += units
+        seenText = true
+    }
+
+    static func isWideSpace(_ scalar: UInt32) -> Bool {
+        scalar == 0x1680 || (0x2000...0x200A).contains(scalar) || scalar == 0x2028 || scalar == 0x2029
+            || scalar == 0x202F || scalar == 0x205F || scalar == 0x3000 || scalar == 0xFEFF
+    }
+
+    static func isWideComma(_ scalar: UInt32) -> Bool {
+        scalar == 0xFE50 || scalar == 0xFE10 || scalar == 0xFE11 || scalar == 0x2E41 || scalar == 0x2E34
+            || scalar == 0x2E32 || scalar == 0xFF0C
+    }
+
+    static func measure(_ node: DNode) -> TextMeter {
+        var meter = TextMeter()
+        if node.kind == .text { meter.add(node.text); return meter }
+        var current = node.following(within: node)
+        while let visiting = current {
+            if visiting.kind == .text { meter.add(visiting.text) }
+            current = visiting.following(within: node)
+        }
+        return meter
+    }
+}
+
+extension DNode {
+    /// `_getInnerText(node).length`.
+    var innerTextLength: Int { TextMeter.measure(self).length }
+
+    /// `_getInnerText(node)`: trimmed, runs of whitespace collapsed to one space.
+    var innerText: String {
+        var result = ""
+        var pendingSpace = false
+        for scalar in textContent.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                if !result.isEmpty { pendingSpace = true }
+            } else {
+                if pendingSpace { result.unicodeScalars.append(" "); pendingSpace = false }
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// True when `textContent.trim()` is empty.
+    var hasNoText: Bool {
+        var node = kind == .text ? self : following(within: self)
+        while let current = node {
+            if current.kind == .text, current.text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) { return false }
+            if kind == .text { return true }
+            node = current.following(within: self)
+        }
+        return true
+    }
+}

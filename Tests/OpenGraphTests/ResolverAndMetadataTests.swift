@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import HTMLDocument
+@testable import OpenGraph
+
+struct ResolverTests {
+    // RFC 3986 section 5.4 examples.
+    static let base = "http://a/b/c/d;p?q"
+    static let cases: [(String, String)] = [
+        ("g:h", "g:h"), ("g", "http://a/b/c/g"), ("./g", "http://a/b/c/g"), ("g/", "http://a/b/c/g/"),
+        ("/g", "http://a/g"), ("//g", "http://g/"), ("?y", "http://a/b/c/d;p?y"), ("g?y", "http://a/b/c/g?y"),
+        ("#s", "http://a/b/c/d;p?q#s"), ("g#s", "http://a/b/c/g#s"), (";x", "http://a/b/c/;x"), ("", "http://a/b/c/d;p?q"),
+        (".", "http://a/b/c/"), ("./", "http://a/b/c/"), ("..", "http://a/b/"), ("../g", "http://a/b/g"),
+        ("../..", "http://a/"), ("../../g", "http://a/g"), ("../../../g", "http://a/g"), ("/./g", "http://a/g"),
+        ("/../g", "http://a/g"), ("g.", "http://a/b/c/g."), ("..g", "http://a/b/c/..g"), ("./../g", "http://a/b/g"),
+        ("g/./h", "http://a/b/c/g/h"), ("g/../h", "http://a/b/c/h"), ("g;x=1/../y", "http://a/b/c/y"),
+    ]
+
+    @Test(arguments: cases)
+    func rfc3986Examples(_ reference: String, _ expected: String) {
+        let resolved = URLResolver.resolve(reference, against: Self.base)
+        // "//g" has an empty path; http(s) URLs get "/" as browsers do.
+        #expect(resolved == expected)
+    }
+
+    @Test func safeURLRules() {
+        #expect(SafeURL.absoluteHTTP("javascript:alert(1)", base: "https://a.example/") == nil)
+        #expect(SafeURL.absoluteHTTP("ftp://a.example/x", base: "https://a.example/") == nil)
+        #expect(SafeURL.absoluteHTTP("https:///nohost", base: "https://a.example/") == nil)
+        #expect(SafeURL.absoluteHTTP("  /x\n.jpg ", base: "https://a.example/dir/") == "https://a.example/x.jpg")
+        #expect(SafeURL.absoluteHTTP("https://a.example:8443/x", base: "https://b.example/") == "https://a.example:8443/x")
+        #expect(SafeURL.absoluteHTTP("https://a.example:84x/x", base: "https://b.example/") == nil)
+    }
+}
+
+struct MetadataTests {
+    @Test func readsMetaAndJSONLD() throws {
+        let html = """
+        <html><head><title>Site | Headline here</title>
+        <meta property="og:title" content="OG Headline &amp;amp; more"><meta name="author" content="Meta Author">
+        <meta property="og:site_name" content="The Site"><meta property="article:published_time" content="2024-01-02T03:04:05Z">
+        <meta name="description" content="Desc">
+        <script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"LD Headline",
+         "author":[{"@type":"Person","name":"Ann"},{"@type":"Person","name":"Bo"}],"datePublished":"2024-05-06","publisher":{"name":"LD Pub"}}</script>
+        </head><body></body></html>
+        """
+        let document = try HTMLDocument.parse(html: html)
+        let metadata = OpenGraph.metadata(in: document, pageURL: "https://x.example/")
+        #expect(metadata.title == "LD Headline")
+        #expect(metadata.byline == "Ann, Bo")
+        #expect(metadata.siteName == "LD Pub")
+        #expect(metadata.publishedTime == "2024-05-06")
+        #expect(metadata.excerpt == "Desc")
+    }
+
+    @Test func metaOnlyFallbacksAndEntityDecoding() throws {
+        let html = """
+        <html><head><meta property="og:title" content="OG &amp;amp; Title"><meta name="author" content="Meta Author">
+        <meta property="og:site_name" content="The Site"><meta property="article:published_time" content="2024-01-02T03:04:05Z">
+        </head></html>
+        """
+        let metadata = OpenGraph.metadata(in: try HTMLDocument.parse(html: html), pageURL: "https://x.example/")
+        #expect(metadata.title == "OG & Title")
+        #expect(metadata.byline == "Meta Author")
+        #expect(metadata.siteName == "The Site")
+        #expect(metadata.publishedTime == "2024-01-02T03:04:05Z")
+    }
+
+    @Test func textSimilarity() {
+        #expect(TextSimilarity.similarity("a b c", "a b c") == 1)
+        #expect(TextSimilarity.similarity("a b c", "x y z") == 0)
+        #expect(TextSimilarity.similarity("", "x") == 0)
+    }
+}
