@@ -7,7 +7,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 # With no DATABASE_URL, `run` and `test` use a private PostgreSQL cluster under .pgdata/.
 PG := bash .ci/local-postgres
 
-.PHONY: all deps build release run test test-unit db-start db-stop db-url clean
+.PHONY: all deps build release run test test-unit db-start db-stop db-url clean install check-units
 
 all: build
 
@@ -17,8 +17,9 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# The Swift runtime is linked statically so the installed binary runs without /opt/swift.
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 # Sets up and runs the service against DATABASE_URL, or the private cluster when it is unset.
 run: release
@@ -34,7 +35,8 @@ test:
 	  $(PG) start || exit 1; \
 	  PULSE_TEST_DATABASE_URL="$$($(PG) url)" PULSE_REQUIRE_PROMTOOL=1 $(SWIFT) test; status=$$?; \
 	  [ $$running -eq 1 ] || $(PG) stop; \
-	  exit $$status
+	  [ $$status -eq 0 ] || exit $$status; \
+	  bash systemd/check-units
 
 # Unit tests only (no PostgreSQL needed).
 test-unit:
@@ -52,3 +54,32 @@ db-url:
 clean:
 	$(PG) stop
 	rm -rf .build .pgdata
+
+DESTDIR ?=
+UNITDIR ?= /etc/systemd/system
+SYSCONFDIR ?= /etc/pulse-ingest
+UNITS := pulse-ingest.service pulse-ingest-prune.service pulse-ingest-prune.timer \
+         pulse-ingest-backfill.service pulse-ingest-backfill.timer
+
+# Installs the release binary, units and default config (`make release` first, then `sudo make install`).
+# An existing feeds.yaml is never overwritten; the env file is installed only as .example.
+install:
+	@test -x .build/release/pulse-ingest || { echo "no release build: run 'make release' first" >&2; exit 1; }
+	install -d -m 755 $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR) \
+	  $(DESTDIR)$(PREFIX)/share/doc/pulse-ingest
+	install -m 755 .build/release/pulse-ingest $(DESTDIR)$(PREFIX)/bin/pulse-ingest
+	for unit in $(UNITS); do \
+	  sed 's|/usr/local/|$(PREFIX)/|g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit.new && \
+	  chmod 644 $(DESTDIR)$(UNITDIR)/$$unit.new && \
+	  mv $(DESTDIR)$(UNITDIR)/$$unit.new $(DESTDIR)$(UNITDIR)/$$unit || exit 1; \
+	done
+	test -e $(DESTDIR)$(SYSCONFDIR)/feeds.yaml || install -m 644 feeds.yaml $(DESTDIR)$(SYSCONFDIR)/feeds.yaml
+	install -m 644 systemd/pulse-ingest.env.example $(DESTDIR)$(SYSCONFDIR)/pulse-ingest.env.example
+	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/pulse-ingest/README.md
+	install -m 644 systemd/README.md $(DESTDIR)$(PREFIX)/share/doc/pulse-ingest/systemd.md
+	@echo "installed. Next: systemd/README.md (env file, --migrate, systemctl daemon-reload, enable --now)"
+
+# Unit checks without a running systemd (verify, security exposure <= 2.0); with a release build,
+# also runs the binary under the units' seccomp and W^X rules.
+check-units:
+	bash systemd/check-units $(if $(wildcard .build/release/pulse-ingest),--binary .build/release/pulse-ingest)

@@ -142,7 +142,7 @@ def main():
     tools = [pulse,
              Tool("libxml2 C loop", [args.cloop], args.runs),
              Tool("libxml2 C loop+touch", [args.cloop, "--touch"], args.runs),
-             Tool("xmllint --stream", [args.xmllint, "--stream", "--noout"], args.runs),
+             Tool("xmllint --stream", [args.xmllint, "--stream", "--noout", "--nonet"], args.runs),
              Tool("feedparser", fp, args.fp_runs)]
 
     results = {}
@@ -203,7 +203,7 @@ def main():
         print(f"\nPeak RSS on one {sizes['large'] / 2**20:.1f} MiB feed ({items['large']} items): {path}")
         for name, cmd in [("pulse-ingest --dump-feed", [args.binary, "--dump-feed", path]),
                           ("libxml2 C loop", [args.cloop, path]),
-                          ("xmllint --stream", [args.xmllint, "--stream", "--noout", path])]:
+                          ("xmllint --stream", [args.xmllint, "--stream", "--noout", "--nonet", path])]:
             kb, code = peak_rss_kb(cmd)
             print(f"  {name:<26}{(kb or 0) / 1024:>8.1f} MiB" + (f"  (exit {code})" if code else ""))
 

@@ -11,6 +11,7 @@ import Postgres
 import PulseConfig
 import Scheduler
 import ServiceLifecycle
+import SystemdNotify
 import UnixSignals
 
 /// The service (no mode flag): connect (retrying while the database is down), migrate when
@@ -33,7 +34,11 @@ struct DaemonMode {
         let connection = PostgresConnection(settings: settings, logger: logger)
         let metrics = PulseMetrics()
         let readiness = ReadinessTracker()
-        let observer = ServiceObserver(logger: logger, metrics: metrics, readiness: readiness)
+        let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+        let systemd = SystemdObserver(notifier: notifier)
+        let observer = ServiceObserver(logger: logger, metrics: metrics, readiness: readiness, extra: [systemd])
+        let watchdog = Task { await notifier.runWatchdog(isAlive: { systemd.isAlive() }) }
+        defer { watchdog.cancel() }
         var metricsServer: MetricsServer?
         if let metricsAddress {
             let server = MetricsServer(address: metricsAddress, metrics: metrics, logger: logger,
@@ -77,7 +82,10 @@ struct DaemonMode {
                 services: [daemon], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }
-                tasks.addTask { await watchSignals(daemon: daemon, store: store, fetcher: fetcher, workerID: workerID) }
+                tasks.addTask {
+                    await watchSignals(daemon: daemon, store: store, fetcher: fetcher, workerID: workerID,
+                                       notifier: notifier)
+                }
                 try await tasks.next()
                 tasks.cancelAll()
             }
@@ -90,11 +98,14 @@ struct DaemonMode {
     }
 
     /// SIGHUP reloads the config; a second SIGTERM/SIGINT while draining exits at once.
-    private func watchSignals(daemon: IngestDaemon, store: ArticleStore, fetcher: HTTPFetcher, workerID: String) async {
+    private func watchSignals(daemon: IngestDaemon, store: ArticleStore, fetcher: HTTPFetcher, workerID: String,
+                              notifier: SystemdNotifier) async {
         var stopSignals = 0
         for await signal in await UnixSignalsSequence(trapping: .sighup, .sigterm, .sigint) {
             if signal == .sighup {
+                notifier.reloading()
                 await reload(daemon: daemon, store: store, fetcher: fetcher, workerID: workerID)
+                notifier.ready(status: "configuration reloaded")
                 continue
             }
             stopSignals += 1
