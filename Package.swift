@@ -57,11 +57,17 @@ let package = Package(
             "Postgres", "PulseModel", "CanonicalURL", "AddressPolicy",
         ]),
 
+        // The only C++ in the project: extern "C" forwarders over CLD2 (Debian libcld2-dev).
+        // libcld2_full holds only the full (~160-language) tables; listed before libcld2 (code and
+        // small tables) so its tables take precedence at load time.
+        .target(name: "CCLD2", linkerSettings: [.linkedLibrary("cld2_full"), .linkedLibrary("cld2")]),
+        // Per-article language: title + summary + body start with CLD2, else the source's language.
+        .target(name: "LanguageTagger", dependencies: ["CCLD2"]),
         // When each source is due: adaptive intervals, hints, jitter.
         .target(name: "Scheduler"),
         // One fetch pass: fetch -> parse -> store, with fetch state and a fetch_logs row.
         .target(name: "Ingestion", dependencies: [
-            "ArticleStore", "FeedParser", "HTTPFetcher", "Postgres", "PulseModel", "Scheduler",
+            "ArticleStore", "FeedParser", "HTTPFetcher", "Postgres", "PulseModel", "Scheduler", "LanguageTagger",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The long-running service: claim with leases, pass, repeat; graceful shutdown.
@@ -92,6 +98,8 @@ let package = Package(
         .testTarget(name: "AddressPolicyTests", dependencies: ["AddressPolicy"]),
         .testTarget(name: "HTTPFetcherTests", dependencies: ["HTTPFetcher", "AddressPolicy", "CCurl", "LoopbackHTTPServer"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
+        .testTarget(name: "IngestionTests", dependencies: ["Ingestion", "FeedParser"]),
+        .testTarget(name: "LanguageTaggerTests", dependencies: ["LanguageTagger", "CCLD2"], exclude: ["Fixtures"]),
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
         .testTarget(name: "ObservabilityTests", dependencies: [
             "Observability", .product(name: "Logging", package: "swift-log"),

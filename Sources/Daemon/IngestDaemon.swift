@@ -45,6 +45,8 @@ public final class IngestDaemon: Service, Sendable {
     private let logger: Logger
     private let settings: Mutex<DaemonSettings>
     private let stop = StopSignal()
+    /// Set by `update` so a sleeping loop claims again at once (new sources after SIGHUP).
+    private let nudged = Atomic<Bool>(false)
 
     public init(workerID: String, store: ArticleStore, settings: DaemonSettings,
                 observer: any DaemonObserver, logger: Logger) {
@@ -56,7 +58,10 @@ public final class IngestDaemon: Service, Sendable {
     }
 
     /// SIGHUP: the next pass uses these.
-    public func update(_ settings: DaemonSettings) { self.settings.withLock { $0 = settings } }
+    public func update(_ settings: DaemonSettings) {
+        self.settings.withLock { $0 = settings }
+        nudged.store(true, ordering: .relaxed)
+    }
 
     /// Stops claiming; in-flight sources get the pass's drain deadline.
     public func requestStop() { stop.stop() }
@@ -115,12 +120,13 @@ public final class IngestDaemon: Service, Sendable {
         await sleep(wait)
     }
 
+    /// Sleeps in short steps so a stop or a nudge is noticed within half a second.
     private func sleep(_ duration: Duration) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await Task.sleep(for: duration) }
-            group.addTask { [stop] in await stop.wait() }
-            await group.next()
-            group.cancelAll()
+        let end = ContinuousClock.now + duration
+        while !stop.isStopped, !nudged.exchange(false, ordering: .relaxed) {
+            let left = end - ContinuousClock.now
+            if left <= .zero { return }
+            try? await Task.sleep(for: min(left, .milliseconds(500)))
         }
     }
 }

@@ -111,7 +111,15 @@ extension HTMLDocument {
     /// Elements named `tag` under `id` (default: the whole document), in document order.
     public func elements(named tag: String, under id: NodeID? = nil) -> [NodeID] {
         let tag = tag.lowercased()
-        return descendants(of: id ?? root).filter { nodes[$0.index].kind == .element && nodes[$0.index].tag == tag }
+        if id == nil || id == root {
+            // `nodes` is in document order already: no walk needed for whole-document queries.
+            var result: [NodeID] = []
+            for index in nodes.indices where nodes[index].kind == .element && nodes[index].tag == tag {
+                result.append(NodeID(index: index))
+            }
+            return result
+        }
+        return descendants(of: id!).filter { nodes[$0.index].kind == .element && nodes[$0.index].tag == tag }
     }
 
     public func firstElement(named tag: String, under id: NodeID? = nil) -> NodeID? {

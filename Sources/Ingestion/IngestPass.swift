@@ -24,6 +24,8 @@ public struct IngestPass: Sendable {
     /// The daemon's scheduling: next due times and lease release. nil for `--once`, which keeps
     /// the configured interval.
     public var scheduling: PassScheduling?
+    /// Sources whose `language_detection: off` pins the configured language.
+    public var languageDetectionOff: Set<String> = []
     let logger: Logger
 
     public init(store: ArticleStore, fetcher: HTTPFetcher, parserOptions: FeedParserOptions = .init(),
@@ -116,9 +118,15 @@ public struct IngestPass: Sendable {
                 let document = try FeedParser.parse(response.body, contentType: response.contentType,
                                                     baseURL: response.finalURL, options: options)
                 outcome.parseDuration = clock.now - parseStarted
-                let (candidates, tooOld) = EntryMapping(now: now, retentionDays: retentionDays)
-                    .candidates(from: document.items)
-                let stored = try await store.insertArticles(candidates, source: source, now: now)
+                let mapped = EntryMapping(now: now, retentionDays: retentionDays, configuredLanguage: source.language,
+                                          detectLanguage: !languageDetectionOff.contains(source.slug))
+                    .map(document.items)
+                if mapped.languageDisagreements > 0 {
+                    sourceLogger.info("detected languages differ from the configured one", metadata: [
+                        "configured": "\(source.language)", "items": "\(mapped.languageDisagreements)",
+                    ])
+                }
+                let stored = try await store.insertArticles(mapped.candidates, source: source, now: now)
                 let next = try await nextFetch(source, now: now, hints: .init(
                     retryAfter: response.retryAfter, cacheMaxAge: response.cacheMaxAge,
                     ttlMinutes: document.ttlMinutes))
@@ -129,7 +137,8 @@ public struct IngestPass: Sendable {
                 outcome.inserted = stored.inserted
                 outcome.duplicates = stored.duplicates
                 outcome.dropped = document.droppedCount + stored.rejectedCount
-                outcome.tooOld = tooOld
+                outcome.tooOld = mapped.tooOld
+                outcome.languageDisagreements = mapped.languageDisagreements
                 outcome.recovered = document.recovered
             }
         } catch let error as PostgresError {

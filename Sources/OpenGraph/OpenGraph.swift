@@ -61,6 +61,10 @@ public enum OpenGraph {
     /// The first acceptable image among og:image, og:image:secure_url, og:image:url,
     /// twitter:image, twitter:image:src, `<link rel=image_src>`, then JSON-LD `image`.
     public static func imageURL(in document: HTMLDocument, pageURL: String) -> String? {
+        imageURL(in: document, pageURL: pageURL, jsonLD: nil)
+    }
+
+    static func imageURL(in document: HTMLDocument, pageURL: String, jsonLD: [[String: Any]]?) -> String? {
         let base = baseURL(of: document, pageURL: pageURL)
         var byKey: [String: [String]] = [:]
         for meta in document.elements(named: "meta") {
@@ -77,7 +81,7 @@ public enum OpenGraph {
         for candidate in candidates {
             if let url = acceptableImage(candidate, base: base) { return url }
         }
-        return jsonLDImage(in: document, base: base)
+        return jsonLDImage(jsonLD ?? JSONLD.objects(in: document), base: base)
     }
 
     static func acceptableImage(_ raw: String, base: String) -> String? {
@@ -87,8 +91,7 @@ public enum OpenGraph {
 
     /// JSON-LD `image`: a string, an array, an ImageObject (`url`/`contentUrl`), also inside
     /// `@graph`; article-typed objects are tried first.
-    static func jsonLDImage(in document: HTMLDocument, base: String) -> String? {
-        let objects = JSONLD.objects(in: document)
+    static func jsonLDImage(_ objects: [[String: Any]], base: String) -> String? {
         let ordered = objects.filter(JSONLD.isArticle) + objects.filter { !JSONLD.isArticle($0) }
         for object in ordered {
             for key in ["image", "primaryImageOfPage", "thumbnailUrl"] {

@@ -7,7 +7,8 @@ extension OpenGraph {
     /// - Parameter htmlTitle: the cleaned `<title>`, used to choose between JSON-LD `name`
     ///   and `headline` when they differ (as Readability.js does).
     public static func metadata(in document: HTMLDocument, pageURL: String, htmlTitle: String? = nil) -> PageMetadata {
-        let jsonLD = jsonLDMetadata(in: document, htmlTitle: htmlTitle ?? document.title ?? "")
+        let objects = JSONLD.objects(in: document)
+        let jsonLD = jsonLDMetadata(objects, htmlTitle: htmlTitle ?? document.title ?? "")
         let values = metaValues(in: document)
         func first(_ keys: [String]) -> String? {
             for key in keys { if let value = values[key], !value.isEmpty { return value } }
@@ -28,7 +29,7 @@ extension OpenGraph {
         result.excerpt = result.excerpt.map(EntityDecoding.decode)
         result.siteName = result.siteName.map(EntityDecoding.decode)
         result.publishedTime = result.publishedTime.map(EntityDecoding.decode)
-        result.imageURL = imageURL(in: document, pageURL: pageURL)
+        result.imageURL = imageURL(in: document, pageURL: pageURL, jsonLD: objects)
         return result
     }
 
@@ -82,9 +83,8 @@ extension OpenGraph {
         var publishedTime: String?
     }
 
-    static func jsonLDMetadata(in document: HTMLDocument, htmlTitle: String) -> JSONLDFields {
+    static func jsonLDMetadata(_ objects: [[String: Any]], htmlTitle: String) -> JSONLDFields {
         var fields = JSONLDFields()
-        let objects = JSONLD.objects(in: document)
         guard let article = objects.first(where: { JSONLD.isArticle($0) }) else { return fields }
         let name = (article["name"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
         let headline = (article["headline"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)

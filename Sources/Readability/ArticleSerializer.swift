@@ -65,9 +65,9 @@ struct ArticleSerializer {
         while let step = stack.popLast() {
             switch step {
             case let .close(tag, mark, startLength, isBlock):
+                if isBlock || Self.blockish.contains(tag) { flush() }
                 if tag == "pre" { preDepth -= 1 }
                 if tag == "figcaption" { captionDepth -= 1 }
-                if isBlock || Self.blockish.contains(tag) { flush() }
                 if !tag.isEmpty && Self.blockTags.union(Self.inlineTags).contains(tag) || tag == "img" {
                     if Self.blockTags.contains(tag) { closeImplicit(); containers.removeLast() }
                     if html.count == mark + startLength && tag != "img" {
@@ -79,7 +79,7 @@ struct ArticleSerializer {
             case let .open(node):
                 if textLength >= options.maxTextLength { continue }
                 if node.kind == .text {
-                    let visible = node.text.unicodeScalars.contains { !$0.properties.isWhitespace }
+                    let visible = node.text.unicodeScalars.contains { !$0.isJSWhitespace }
                     if visible { ensureInlineContext() }
                     if visible || !html.isEmpty { html += Self.escape(node.text, attribute: false) }
                     if captionDepth == 0 || !options.enhancedCleaning { current += node.text }
@@ -169,17 +169,23 @@ struct ArticleSerializer {
 
     static func escape(_ text: String, attribute: Bool) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
+        out.reserveCapacity(text.utf8.count + 8)
+        var skipScalar = false
         for scalar in text.unicodeScalars {
-            if TextCleaning.isUnsafe(scalar) && scalar != "\n" && scalar != "\t" { continue }
-            switch scalar {
-            case "&": out += Array("&amp;".utf8)
-            case "<": out += Array("&lt;".utf8)
-            case ">": out += Array("&gt;".utf8)
-            case "\"" where attribute: out += Array("&quot;".utf8)
-            case "\u{A0}": out += Array("&nbsp;".utf8)
-            default: out += Array(String(scalar).utf8)
+            if scalar.value < 0x80 {
+                switch scalar.value {
+                case 0x26: out += [0x26, 0x61, 0x6D, 0x70, 0x3B] // &amp;
+                case 0x3C: out += [0x26, 0x6C, 0x74, 0x3B] // &lt;
+                case 0x3E: out += [0x26, 0x67, 0x74, 0x3B] // &gt;
+                case 0x22 where attribute: out += [0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B] // &quot;
+                case 0x0A, 0x09: out.append(UInt8(scalar.value))
+                case 0..<0x20, 0x7F: break
+                default: out.append(UInt8(scalar.value))
+                }
+                continue
             }
+            skipScalar = TextCleaning.isUnsafe(scalar)
+            if !skipScalar { out += Array(String(scalar).utf8) }
         }
         return out
     }

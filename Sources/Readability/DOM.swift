@@ -142,11 +142,12 @@ final class DNode {
     }
 
     /// All descendant elements with one of `tags`, in document order (a static list).
-    func elements(_ tags: Set<String>) -> [DNode] {
+    /// Tags are few, so an array scan with inline small-string equality beats hashing.
+    func elements(_ tags: [String]) -> [DNode] {
         var result: [DNode] = []
         var node = following(within: self)
         while let current = node {
-            if current.isElement, tags.contains(current.tag) { result.append(current) }
+            if current.kind == .element, tags.contains(current.tag) { result.append(current) }
             node = current.following(within: self)
         }
         return result

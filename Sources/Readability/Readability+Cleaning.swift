@@ -163,7 +163,7 @@ extension Extractor {
     }
 
     /// `_getTextDensity`.
-    func textDensity(_ element: DNode, _ tags: Set<String>) -> Double {
+    func textDensity(_ element: DNode, _ tags: [String]) -> Double {
         let total = element.innerTextLength
         guard total > 0 else { return 0 }
         let children = element.elements(tags).reduce(0) { $0 + $1.innerTextLength }

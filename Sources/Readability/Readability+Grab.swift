@@ -1,15 +1,13 @@
 /// `_grabArticle`: node prepping, then scoring (Readability+Scoring), then cleanup
 /// (Readability+Cleaning), retried with relaxed flags while the result is too short.
 extension Extractor {
-    static let tagsToScore: Set<String> = ["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"]
+    static let tagsToScore: [String] = ["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"]
     static let unlikelyRoles: Set<String> = ["menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog"]
-    static let emptyRemovable: Set<String> = ["div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6"]
-    static let divToPElements: Set<String> = ["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul"]
+    static let emptyRemovable: [String] = ["div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6"]
+    static let divToPElements: [String] = ["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul"]
 
     func grabArticle() -> DNode? {
-        guard let page = body else { return nil }
-        let pristine = arena.element("body")
-        arena.cloneChildren(of: page, into: pristine)
+        guard var page = body else { return nil }
 
         while true {
             let elementsToScore = prepareNodes()
@@ -18,10 +16,12 @@ extension Extractor {
             let textLength = content.innerTextLength
             if textLength >= options.charThreshold { return content }
 
-            // Restore the page (Readability.js: page.innerHTML = pageCacheHtml).
-            while let child = page.firstChild { child.remove() }
-            arena.cloneChildren(of: pristine, into: page)
+            // Restore the page (Readability.js: page.innerHTML = pageCacheHtml) by rebuilding
+            // it from the immutable document: cheaper than copying every page up front
+            // when most pages never retry.
             attempts.append((content, textLength))
+            guard let fresh = preparedBody() else { return nil }
+            page = fresh
             if flags.contains(.stripUnlikelys) {
                 flags.remove(.stripUnlikelys)
             } else if flags.contains(.weightClasses) {
@@ -170,7 +170,7 @@ extension Extractor {
         guard element.elementChildCount == 1, element.firstElementChild?.tag == tag else { return false }
         // `hasContent: /\S$/` — a text child whose last character is not whitespace.
         return !element.childNodes.contains { child in
-            child.kind == .text && !(child.text.unicodeScalars.last?.properties.isWhitespace ?? true)
+            child.kind == .text && !(child.text.unicodeScalars.last?.isJSWhitespace ?? true)
         }
     }
 

@@ -107,7 +107,7 @@ enum TextCleaning {
         var result = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace {
+            if scalar.isJSWhitespace {
                 if !result.isEmpty { pendingSpace = true }
                 continue
             }

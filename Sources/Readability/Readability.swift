@@ -79,6 +79,16 @@ final class Extractor {
     var documentElement: DNode? { root.children.first { $0.tag == "html" } }
     var body: DNode? { documentElement?.children.first { $0.tag == "body" } }
 
+    /// Builds the working tree and runs the document preparation steps; returns the body.
+    func preparedBody() -> DNode? {
+        root = arena.build(from: document)
+        unwrapNoscriptImages()
+        removeScripts()
+        prepDocument()
+        if options.enhancedCleaning, let body { removeBoilerplateBeforeGrab(body) }
+        return body
+    }
+
     func parse() -> ReadableArticle? {
         unwrapNoscriptImages()
         removeScripts()

@@ -65,6 +65,15 @@ struct TextMeter {
     }
 }
 
+extension Unicode.Scalar {
+    /// JavaScript's `\s`, without the Unicode property tables on the hot path.
+    var isJSWhitespace: Bool {
+        let v = value
+        if v < 0x80 { return v == 0x20 || (v >= 0x09 && v <= 0x0D) }
+        return v == 0xA0 || TextMeter.isWideSpace(v)
+    }
+}
+
 extension DNode {
     /// `_getInnerText(node).length`.
     var innerTextLength: Int { TextMeter.measure(self).length }
@@ -74,7 +83,7 @@ extension DNode {
         var result = ""
         var pendingSpace = false
         for scalar in textContent.unicodeScalars {
-            if scalar.properties.isWhitespace {
+            if scalar.isJSWhitespace {
                 if !result.isEmpty { pendingSpace = true }
             } else {
                 if pendingSpace { result.unicodeScalars.append(" "); pendingSpace = false }
@@ -88,7 +97,7 @@ extension DNode {
     var hasNoText: Bool {
         var node = kind == .text ? self : following(within: self)
         while let current = node {
-            if current.kind == .text, current.text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) { return false }
+            if current.kind == .text, current.text.unicodeScalars.contains(where: { !$0.isJSWhitespace }) { return false }
             if kind == .text { return true }
             node = current.following(within: self)
         }

@@ -22,6 +22,9 @@ extension PulseConfiguration {
 }
 
 extension PulseConfiguration {
+    /// Sources whose `language_detection: off` pins the configured language.
+    var languageDetectionOff: Set<String> { Set(sources.filter { !$0.languageDetection }.map(\.slug)) }
+
     var parserOptions: FeedParserOptions {
         FeedParserOptions(maxItems: fetch.maxItemsPerFeed, maxContentLength: defaults.maxContentLength)
     }

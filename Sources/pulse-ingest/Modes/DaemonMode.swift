@@ -150,11 +150,13 @@ struct DaemonMode {
         let retentionDays = configuration.retention.articlesDays
         let concurrency = configuration.fetch.maxConcurrentFetches
         let bodyLimit = configuration.fetch.feedBodyLimitBytes
+        let detectionOff = configuration.languageDetectionOff
         return DaemonSettings(claimBatch: max(concurrency, 8)) { store in
             var pass = IngestPass(store: store, fetcher: fetcher, parserOptions: parserOptions,
                                   retentionDays: retentionDays, concurrency: concurrency,
                                   drainDeadline: .seconds(20), logger: logger)
             pass.feedBodyLimit = bodyLimit
+            pass.languageDetectionOff = detectionOff
             pass.scheduling = PassScheduling(workerID: workerID, policy: policy)
             return pass
         }

@@ -38,6 +38,7 @@ struct OnceMode {
                                   retentionDays: context.configuration.retention.articlesDays,
                                   concurrency: context.configuration.fetch.maxConcurrentFetches, logger: context.logger)
             pass.feedBodyLimit = context.configuration.fetch.feedBodyLimitBytes
+            pass.languageDetectionOff = context.configuration.languageDetectionOff
             let summary = try await pass.run(sources: sources, stop: trap.stop) { outcome in
                 print(outcome.line)
             }

@@ -1,0 +1,122 @@
+import Testing
+@testable import LanguageTagger
+
+@Suite("Choosing articles.language")
+struct DecisionTests {
+    static func decide(_ sample: Sample, configured: String, enabled: Bool = true, body: Bool = false) -> LanguageDecision {
+        LanguageTagger.decide(title: sample.title, summary: sample.summary, body: body ? sample.body : nil,
+                              configured: configured, detectionEnabled: enabled)
+    }
+
+    @Test("a Portuguese source carrying a Spanish article tags it es and flags the disagreement")
+    func spanishInPortugueseSource() throws {
+        for sample in Fixtures.samples(in: "es") {
+            let decision = Self.decide(sample, configured: "pt")
+            #expect(decision.code == "es")
+            #expect(decision.source == .detected)
+            #expect(decision.disagrees)
+            let detected = try #require(decision.detected)
+            #expect(detected.reliable)
+        }
+    }
+
+    /// No hints are passed, so the configured language cannot pull an article towards itself
+    /// inside CLD2's es/pt/gl close set.
+    @Test("es, pt and gl articles keep their own language whichever of the three is configured")
+    func closeSetWithoutHints() {
+        for language in ["es", "pt", "gl"] {
+            for configured in ["es", "pt", "gl"] {
+                for sample in Fixtures.samples(in: language) {
+                    let decision = Self.decide(sample, configured: configured)
+                    #expect(decision.code == language, "\(sample) configured \(configured)")
+                    #expect(decision.disagrees == (language != configured))
+                }
+            }
+        }
+    }
+
+    @Test("a mixed feed gives each item its own language")
+    func mixedFeed() {
+        let feed = zip(Fixtures.samples(in: "en"), Fixtures.samples(in: "pt")).flatMap { [$0, $1] }
+            + Fixtures.samples(in: "ca")
+        let codes = feed.map { Self.decide($0, configured: "en").code }
+        #expect(codes == feed.map(\.language))
+        #expect(Set(codes) == ["en", "pt", "ca"])
+    }
+
+    @Test("language_detection: off pins the configured language")
+    func disabledPins() {
+        let sample = Fixtures.samples(in: "es")[0]
+        let decision = Self.decide(sample, configured: "pt", enabled: false, body: true)
+        #expect(decision == LanguageDecision(code: "pt", source: .configured(reason: .disabled), detected: nil, disagrees: false))
+    }
+
+    @Test("short text falls back to the configured language even when CLD2 guesses", arguments: [
+        "Brexit", "Huelga general", "Live updates", "Oscars 2026", "Greve geral",
+    ])
+    func shortTextFallsBack(title: String) throws {
+        for configured in ["en", "pt", "es"] {
+            let decision = LanguageTagger.decide(title: title, summary: nil, body: nil, configured: configured, detectionEnabled: true)
+            #expect(decision.code == configured)
+            #expect(decision.source == .configured(reason: .unreliable))
+            #expect(decision.disagrees == false)
+            let detected = try #require(decision.detected)
+            #expect(detected.reliable == false)
+            #expect(detected.textBytes < LanguageTagger.minimumTextBytes)
+        }
+    }
+
+    @Test("no letters at all is an abstention", arguments: ["", "2026 - 1:0 (3:2)", "🔥🔥🔥 !!!", "   "])
+    func abstains(title: String) throws {
+        let decision = LanguageTagger.decide(title: title, summary: "", body: nil, configured: "es", detectionEnabled: true)
+        #expect(decision.code == "es")
+        #expect(decision.source == .configured(reason: .abstained))
+        let detected = try #require(decision.detected)
+        #expect(detected.code == nil)
+        #expect(detected.rawCode == "un")
+        #expect(detected.reliable == false)
+    }
+
+    @Test("a language without a two-letter code keeps the configured one")
+    func notTwoLetter() throws {
+        let decision = LanguageTagger.decide(
+            title: "Ang mga mangingisda sa lungsod nagreklamo tungod sa kakulang sa isda karong tuiga",
+            summary: "Nangayo sila og tabang gikan sa gobyerno.", body: nil, configured: "en", detectionEnabled: true)
+        #expect(decision.code == "en")
+        #expect(decision.source == .configured(reason: .notTwoLetter))
+        let detected = try #require(decision.detected)
+        #expect(detected.rawCode == "ceb")
+        #expect(detected.code == nil)
+        #expect(detected.reliable)
+    }
+
+    @Test("the configured language is normalised to a column value")
+    func configuredNormalised() {
+        #expect(LanguageTagger.configuredCode("pt") == "pt")
+        #expect(LanguageTagger.configuredCode("PT") == "pt")
+        #expect(LanguageTagger.configuredCode("pt-BR") == "pt")
+        #expect(LanguageTagger.configuredCode("es_419") == "es")
+        #expect(LanguageTagger.configuredCode("iw") == "he")
+        #expect(LanguageTagger.configuredCode("english") == "en")
+        #expect(LanguageTagger.configuredCode("") == "en")
+        #expect(LanguageTagger.configuredCode("zz") == "en")
+    }
+
+    @Test("the stored code always matches ^[a-z]{2}$")
+    func alwaysColumnCode() {
+        let odd = ["", "\u{0}\u{1}\u{7}", "\u{202E}txet desrever\u{202C}", "🙂", "https://example.com/a?b=c",
+                   "市政府宣布將在明年興建", "Ua hoʻomaka ka hui i ke kūkulu ʻana i ka hale kula hou ma ke kaona"]
+        let samples = Fixtures.samples.map { ($0.title, $0.summary as String?, $0.body as String?) }
+            + odd.map { ($0, $0 as String?, nil as String?) }
+        #expect(samples.count > 20)
+        for configured in ["en", "PT-br", "xx", ""] {
+            for enabled in [true, false] {
+                for (title, summary, body) in samples {
+                    let decision = LanguageTagger.decide(title: title, summary: summary, body: body,
+                                                         configured: configured, detectionEnabled: enabled)
+                    #expect(isColumnCode(decision.code), "\(title) -> \(decision.code)")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import ArticleStore
+import Foundation
+import LoopbackHTTPServer
+import Postgres
+import Testing
+
+/// The real binary as systemd runs it: notify protocol, SIGHUP with a good and a bad config,
+/// SIGTERM drain within the deadline.
+@Suite(.tags(.integration))
+struct ServiceProcessTests {
+    static func config(server: LoopbackHTTPServer, feeds: ClosedRange<Int>, broken: Bool = false) -> String {
+        var text = """
+            version: 1
+            schedule: { min_interval_minutes: 60, max_interval_hours: 24 }
+            sources:
+
+            """
+        for number in feeds {
+            text += """
+                  - slug: svc-\(number)
+                    name: Service feed \(number)
+                    feed_url: \(server.base)/feeds/\(number + 300).xml
+                    category: world
+                    language: en
+
+                """
+        }
+        if broken { text += "    bogus_key: 1\n" }
+        return text
+    }
+
+    @Test func notifyReloadAndDrain() async throws {
+        let server = try OncePassTests.feedServer(now: Date())
+        defer { server.stop() }
+        try await TestDatabase.with { database in
+            let admin = try await database.migratedConnection()
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("svc-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let configPath = folder.appendingPathComponent("feeds.yaml").path
+            try Self.config(server: server, feeds: 1...3).write(toFile: configPath, atomically: true, encoding: .utf8)
+
+            let notify = try NotifySocket()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try builtBinary())
+            process.arguments = ["--config", configPath, "--allow-networks", "127.0.0.0/8", "--log-format", "json"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["DATABASE_URL"] = database.url
+            environment["NOTIFY_SOCKET"] = notify.path
+            environment["WATCHDOG_USEC"] = "2000000"
+            process.environment = environment
+            let stderr = Pipe()
+            process.standardError = stderr
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+            let startup = notify.waitFor("READY=1", timeout: .seconds(30))
+            #expect(startup.contains { $0.contains("READY=1") }, "no READY=1: \(startup)")
+            #expect(try await Self.waitUntil { try await Self.fetchedCount(admin) == 3 })
+            let pings = notify.waitFor("WATCHDOG=1", timeout: .seconds(5))
+            #expect(pings.contains { $0.contains("WATCHDOG=1") }, "no watchdog ping: \(pings)")
+
+            // A good config: a fourth source appears without a restart.
+            try Self.config(server: server, feeds: 1...4).write(toFile: configPath, atomically: true, encoding: .utf8)
+            kill(process.processIdentifier, SIGHUP)
+            let reload = notify.waitFor("READY=1", timeout: .seconds(10))
+            #expect(reload.contains { $0.contains("RELOADING=1") })
+            #expect(try await Self.waitUntil { try await Self.fetchedCount(admin) == 4 })
+
+            // A bad config: still running, sources unchanged.
+            try Self.config(server: server, feeds: 1...5, broken: true).write(toFile: configPath, atomically: true, encoding: .utf8)
+            kill(process.processIdentifier, SIGHUP)
+            _ = notify.waitFor("READY=1", timeout: .seconds(10))
+            #expect(process.isRunning)
+            #expect(try await admin.query("SELECT count(*) FROM public.sources", label: "n").rows.first?.int("count") == 4)
+
+            // SIGTERM: drains, releases leases, closes its fetch_logs rows, exits 0 well within 20 s.
+            let stopAt = ContinuousClock.now
+            kill(process.processIdentifier, SIGTERM)
+            let stopping = notify.waitFor("STOPPING=1", timeout: .seconds(25))
+            #expect(stopping.contains { $0.contains("STOPPING=1") })
+            while process.isRunning && ContinuousClock.now - stopAt < .seconds(25) {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(!process.isRunning)
+            #expect(process.terminationStatus == 0)
+            let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(log.contains("configuration reload failed"))
+            #expect(log.contains("bogus_key"))
+            #expect(!log.contains(database.url), "the connection string must never be logged")
+            let leftovers = try await admin.query("""
+                SELECT (SELECT count(*) FROM public.sources WHERE claimed_by IS NOT NULL) AS leased,
+                       (SELECT count(*) FROM public.fetch_logs WHERE completed_at IS NULL) AS open_logs
+                """, label: "leftovers").rows.first
+            #expect(leftovers?.int("leased") == 0 && leftovers?.int("open_logs") == 0)
+            await admin.close()
+        }
+    }
+
+    static func fetchedCount(_ db: PostgresConnection) async throws -> Int {
+        try await db.query("SELECT count(*) FROM public.sources WHERE last_fetched_at IS NOT NULL",
+                           label: "fetched").rows.first?.int("count") ?? 0
+    }
+
+    static func waitUntil(timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+}

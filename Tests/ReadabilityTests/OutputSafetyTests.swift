@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import HTMLDocument
+@testable import Readability
+
+struct OutputSafetyTests {
+    @Test func linksAreAbsoluteAndSchemeChecked() throws {
+        let links = "<p>See <a href='/about'>about</a>, <a href='javascript:alert(1)'>js</a>, <a href='mailto:desk@example.com'>mail</a> and <a href='#top'>top</a> here.</p>"
+        let html = page(body: "<div class='story'>\(links)\(fillerParagraphs())</div>")
+        let article = try #require(try extract(html, url: "https://news.example.com/a/b.html"))
+        #expect(article.html.contains("<a href=\"https://news.example.com/about\">about</a>"))
+        #expect(article.html.contains("<a href=\"mailto:desk@example.com\">mail</a>"))
+        #expect(!article.html.contains("javascript"))
+        #expect(!article.html.contains("#top"))
+        #expect(article.text.contains("See about, js, mail and top here."))
+    }
+
+    @Test func onlyAllowListedTagsAndAttributes() throws {
+        let rich = "<section><h3 class='x' style='color:red'>Sub</h3><p>A <b>bold</b> and <i>italic</i> <font color=red>font</font> <u>u</u>.</p><ul><li>one</li></ul><pre><code>let x = 1\nlet y = 2</code></pre><blockquote>Quote</blockquote></section>"
+        let article = try #require(try extract(page(body: "<div class='story'>\(rich)\(fillerParagraphs())</div>"), options: .init(enhancedCleaning: false)))
+        let allowed: Set<String> = ["p", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre", "code", "figure", "img", "a", "em", "strong"]
+        let tags = article.html.split(separator: "<").dropFirst().map { piece in
+            String(piece.prefix { $0 != ">" && $0 != " " }).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        }
+        #expect(tags.allSatisfy { allowed.contains($0) }, "\(Set(tags))")
+        #expect(article.html.contains("<h3>Sub</h3>"))
+        #expect(article.html.contains("<strong>bold</strong>"))
+        #expect(article.html.contains("<pre><code>let x = 1\nlet y = 2</code></pre>"))
+        #expect(article.text.contains("let x = 1\nlet y = 2"))
+    }
+
+    @Test func controlAndBidiCharactersAreRemovedFromText() throws {
+        let html = page(body: "<div class='story'><p>Safe\u{202E}txt\u{200F} and\u{0007}bell &#x2066;iso.</p>\(fillerParagraphs())</div>")
+        let article = try #require(try extract(html))
+        // Gumbo itself turns C0 controls into U+FFFD; bidi controls are ours to strip.
+        #expect(article.text.contains("Safetxt and") && article.text.contains("bell iso."))
+        #expect(!article.text.unicodeScalars.contains { [0x202E, 0x200F, 0x07, 0x2066].contains($0.value) })
+        #expect(!article.html.unicodeScalars.contains { [0x202E, 0x200F, 0x07, 0x2066].contains($0.value) })
+    }
+
+    @Test func textEscapedInHTML() throws {
+        let html = page(body: "<div class='story'><p>1 &lt; 2 &amp;&amp; \"x\" &gt; y &lt;script&gt;</p>\(fillerParagraphs())</div>")
+        let article = try #require(try extract(html))
+        #expect(article.html.contains("1 &lt; 2 &amp;&amp; \"x\" &gt; y &lt;script&gt;"))
+        #expect(article.text.contains("1 < 2 && \"x\" > y <script>"))
+    }
+
+    @Test func paragraphsSeparatedByBlankLines() throws {
+        let article = try #require(try extract(page(body: "<div>\(fillerParagraphs())</div>")))
+        #expect(article.text == filler.joined(separator: "\n\n"))
+        #expect(article.length == article.text.count)
+    }
+
+    @Test func textLengthIsCapped() throws {
+        let article = try #require(try extract(page(body: "<div>\(fillerParagraphs(40))</div>"), options: .init(maxTextLength: 1_000)))
+        #expect(article.text.count <= 1_000)
+    }
+}
+
+struct PathologicalTests {
+    @Test func deepButAllowedNestingCompletes() throws {
+        let html = "<html><body>" + String(repeating: "<div>", count: 1_000) + fillerParagraphs() + "</body></html>"
+        let document = try HTMLDocument.parse(html: html)
+        #expect(document.depthTruncated)
+        _ = Readability.extract(from: document, url: "https://x.example/")
+    }
+
+    @Test func nestingJustUnderDepthLimitExtracts() throws {
+        let html = "<html><body>" + String(repeating: "<div>", count: 400) + fillerParagraphs() + "</body></html>"
+        let article = try #require(Readability.extract(from: try HTMLDocument.parse(html: html), url: "https://x.example/"))
+        #expect(article.text.contains(filler[0]))
+    }
+
+    @Test func twoHundredThousandNestedDivsFailCleanly() {
+        #expect(throws: HTMLDocumentError.self) {
+            try HTMLDocument.parse(html: String(repeating: "<div>", count: 200_000))
+        }
+    }
+
+    @Test func wideFlatPageCompletes() throws {
+        let html = "<html><body><div>" + String(repeating: "<p>word, word, word and more words for the paragraph</p>", count: 20_000) + "</div></body></html>"
+        let article = try #require(Readability.extract(from: try HTMLDocument.parse(html: html), url: "https://x.example/"))
+        #expect(article.text.count <= ReadabilityOptions().maxTextLength)
+    }
+
+    @Test func unclosedEverythingGivesBoundedResult() throws {
+        let html = "<html><body><div class=story><p>" + filler.joined(separator: "<p>") + "<table><tr><td><ul><li>item<li>item<div><span><a href=/x>link"
+        let article = try #require(try extract(html))
+        #expect(article.text.contains(filler[3]))
+    }
+
+    @Test func hugeAttributeValueDoesNotLeak() throws {
+        let big = String(repeating: "z", count: 3_000_000)
+        let html = page(body: "<div class='story' data-blob='\(big)'>\(fillerParagraphs())</div>")
+        let article = try #require(try extract(html))
+        #expect(!article.html.contains("zzzz"))
+    }
+}
