@@ -8,7 +8,8 @@ import Testing
 /// SIGTERM drain within the deadline.
 @Suite(.tags(.integration))
 struct ServiceProcessTests {
-    static func config(server: LoopbackHTTPServer, feeds: ClosedRange<Int>, broken: Bool = false) -> String {
+    static func config(server: LoopbackHTTPServer, feeds: ClosedRange<Int>, broken: Bool = false,
+                       pathOffset: Int = 300) -> String {
         var text = """
             version: 1
             schedule: { min_interval_minutes: 60, max_interval_hours: 24 }
@@ -19,7 +20,7 @@ struct ServiceProcessTests {
             text += """
                   - slug: svc-\(number)
                     name: Service feed \(number)
-                    feed_url: \(server.base)/feeds/\(number + 300).xml
+                    feed_url: \(server.base)/feeds/\(number + pathOffset).xml
                     category: world
                     language: en
 

@@ -1,0 +1,110 @@
+import Foundation
+import LoopbackHTTPServer
+import Testing
+
+/// The binary's modes and exit statuses as an operator or cron sees them.
+@Suite(.tags(.integration))
+struct CommandLineTests {
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try builtBinary())
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "DATABASE_URL")
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func onceReportsEachSourceAndExitsThreeWhenSomeFail() async throws {
+        let server = try OncePassTests.feedServer(now: Date())
+        defer { server.stop() }
+        try await TestDatabase.with { database in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let config = folder.appendingPathComponent("feeds.yaml").path
+            // Feed 7 of the fixture server answers 500.
+            try ServiceProcessTests.config(server: server, feeds: 6...8, pathOffset: 0).write(toFile: config, atomically: true, encoding: .utf8)
+            let env = ["DATABASE_URL": database.url]
+            #expect(try Self.run(["--migrate", "--config", config], environment: env).status == 0)
+
+            let first = try Self.run(["--once", "--config", config, "--allow-networks", "127.0.0.1/32"], environment: env)
+            #expect(first.status == 3, "\(first.stderr)")
+            #expect(first.stdout.contains("FAIL  svc-7: HTTP status 500"))
+            #expect(first.stdout.contains("OK    svc-6: 6 items, 5 new, 0 known, 1 older than retention"))
+            #expect(first.stdout.contains("total: 3 sources, 1 failed"))
+
+            let single = try Self.run(["--once", "--config", config, "--allow-networks", "127.0.0.1/32",
+                                       "--source", "svc-7"], environment: env)
+            #expect(single.status == 4)
+            let unknown = try Self.run(["--once", "--config", config, "--source", "nope"], environment: env)
+            #expect(unknown.status == 64 && unknown.stderr.contains("unknown source slug 'nope'"))
+
+            // Without the opt-in, loopback feeds are refused by the SSRF guard.
+            try await Self.makeDue(database)
+            let guarded = try Self.run(["--once", "--config", config, "--source", "svc-6"], environment: env)
+            #expect(guarded.status == 4)
+            #expect(guarded.stdout.contains("refused to connect to 127.0.0.1"), "\(guarded.stdout)")
+        }
+    }
+
+    @Test func configurationAndInputErrorsHaveTheirStatuses() throws {
+        let noDatabase = try Self.run(["--once", "--config", "feeds.yaml"])
+        #expect(noDatabase.status == 64)
+        let missing = try Self.run(["--check-config", "--config", "/nonexistent/feeds.yaml"])
+        #expect(missing.status == 64 && missing.stderr.contains("/nonexistent/feeds.yaml"))
+        let unreachable = try Self.run(["--prune", "--config", try Self.shippedConfig()],
+                                       environment: ["DATABASE_URL": "postgresql://nobody@127.0.0.1:1/none"])
+        #expect(unreachable.status == 69)
+        #expect(try Self.run(["--once", "--prune"]).status == 64)
+    }
+
+    @Test func dumpFeedPrintsJSONLinesAndExits65OnUnreadableInput() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dump-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = folder.appendingPathComponent("good.xml").path
+        try OncePassTests.rss(number: 1, now: Date()).write(toFile: good, atomically: true, encoding: .utf8)
+        let bad = folder.appendingPathComponent("bad.xml").path
+        try "<html><body>not a feed</body></html>".write(toFile: bad, atomically: true, encoding: .utf8)
+
+        let ok = try Self.run(["--dump-feed", good, good])
+        #expect(ok.status == 0)
+        let lines = ok.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        let object = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
+        #expect(object?["format"] as? String == "rss20")
+        #expect((object?["items"] as? [Any])?.count == 6)
+
+        let mixed = try Self.run(["--dump-feed", good, bad])
+        #expect(mixed.status == 65)
+        let error = try JSONSerialization.jsonObject(with: Data(mixed.stdout.split(separator: "\n")[1].utf8)) as? [String: Any]
+        #expect((error?["error"] as? String)?.contains("not a feed") == true)
+    }
+
+    static func makeDue(_ database: TestDatabase) async throws {
+        let db = try await database.connect(serviceRole: false)
+        try await db.query("UPDATE public.sources SET last_fetched_at = NULL, next_due_at = NULL", label: "make due")
+        await db.close()
+    }
+
+    static func shippedConfig() throws -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("feeds.yaml").path
+    }
+}
