@@ -23,6 +23,8 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CGumbo", path: "Sources/CGumbo", pkgConfig: "gumbo",
+                       providers: [.apt(["libgumbo-dev"])]),
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
 
@@ -57,17 +59,28 @@ let package = Package(
             "Postgres", "PulseModel", "CanonicalURL", "AddressPolicy",
         ]),
 
+        // HTML with gumbo: charset detection, limits, a flat node tree freed right after parsing.
+        .target(name: "HTMLDocument", dependencies: ["CGumbo"]),
+        // og:image and page metadata from the head, JSON-LD included.
+        .target(name: "OpenGraph", dependencies: ["HTMLDocument"]),
+        // Mozilla Readability's algorithm on the gumbo tree, plus measured improvements.
+        .target(name: "Readability", dependencies: ["HTMLDocument", "OpenGraph"]),
         // The only C++ in the project: extern "C" forwarders over CLD2 (Debian libcld2-dev).
         // libcld2_full holds only the full (~160-language) tables; listed before libcld2 (code and
         // small tables) so its tables take precedence at load time.
         .target(name: "CCLD2", linkerSettings: [.linkedLibrary("cld2_full"), .linkedLibrary("cld2")]),
         // Per-article language: title + summary + body start with CLD2, else the source's language.
         .target(name: "LanguageTagger", dependencies: ["CCLD2"]),
+        // One page fetch per article: og:image, readable body, language; used by ingest and --backfill.
+        .target(name: "Enrichment", dependencies: [
+            "ArticleStore", "HTTPFetcher", "HTMLDocument", "OpenGraph", "Readability", "LanguageTagger", "PulseModel",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // When each source is due: adaptive intervals, hints, jitter.
         .target(name: "Scheduler"),
         // One fetch pass: fetch -> parse -> store, with fetch state and a fetch_logs row.
         .target(name: "Ingestion", dependencies: [
-            "ArticleStore", "FeedParser", "HTTPFetcher", "Postgres", "PulseModel", "Scheduler", "LanguageTagger",
+            "ArticleStore", "FeedParser", "HTTPFetcher", "Postgres", "PulseModel", "Scheduler", "LanguageTagger", "Enrichment",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The long-running service: claim with leases, pass, repeat; graceful shutdown.
@@ -88,7 +101,7 @@ let package = Package(
 
         .executableTarget(name: "pulse-ingest", dependencies: [
             "Postgres", "Migrations", "ArticleStore", "PulseModel", "PulseConfig", "Ingestion",
-            "FeedParser", "HTTPFetcher", "AddressPolicy", "Daemon", "Scheduler", "Observability", "SystemdNotify",
+            "FeedParser", "HTTPFetcher", "AddressPolicy", "Daemon", "Scheduler", "Observability", "SystemdNotify", "Enrichment",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -13,8 +13,16 @@ public struct InsertOutcome: Sendable, Equatable {
     public var duplicates = 0
     /// Candidates refused by the contract's rules, by reason.
     public var rejected: [ArticleRejection: Int] = [:]
+    /// The rows this call stored, with their new ids (enrichment works on these only).
+    public var stored: [StoredArticle] = []
 
     public var rejectedCount: Int { rejected.values.reduce(0, +) }
+}
+
+/// A row this process just inserted.
+public struct StoredArticle: Sendable, Equatable {
+    public var id: String
+    public var row: ArticleRow
 }
 
 /// The database side of ingestion: every write keeps the data contract's invariants.
@@ -54,11 +62,16 @@ public struct ArticleStore: Sendable {
         while start < rows.count {
             let chunk = Array(rows[start..<min(start + chunkSize, rows.count)])
             let payload = String(decoding: try encoder.encode(chunk), as: UTF8.self)
-            let stored = try await connection.withReconnect(label: "insert articles") { db in
-                try db.query(Self.insertSQL, [payload, source.id], label: "insert articles").rows.count
+            let returned = try await connection.withReconnect(label: "insert articles") { db in
+                try db.query(Self.insertSQL, [payload, source.id], label: "insert articles").rows
             }
-            outcome.inserted += stored
-            outcome.duplicates += chunk.count - stored
+            let byHash = Dictionary(chunk.map { ($0.urlHash, $0) }, uniquingKeysWith: { first, _ in first })
+            for row in returned {
+                guard let id = row["id"], let hash = row["url_hash"], let article = byHash[hash] else { continue }
+                outcome.stored.append(StoredArticle(id: id, row: article))
+            }
+            outcome.inserted += returned.count
+            outcome.duplicates += chunk.count - returned.count
             start += chunk.count
             await onChunkCommitted?(outcome.inserted)
         }
@@ -82,7 +95,7 @@ public struct ArticleStore: Sendable {
         JOIN public.sources s ON s.id = $2::uuid
         LEFT JOIN public.categories c ON c.id = s.category_id
         ON CONFLICT (url_hash) DO NOTHING
-        RETURNING id
+        RETURNING id, url_hash
         """
 
     /// Active sources whose interval has elapsed and whose circuit is closed, oldest fetch first.

@@ -2,6 +2,7 @@ import ArticleStore
 import FeedParser
 import Foundation
 import HTTPFetcher
+import Enrichment
 import Logging
 import Postgres
 import Scheduler
@@ -26,6 +27,8 @@ public struct IngestPass: Sendable {
     public var scheduling: PassScheduling?
     /// Sources whose `language_detection: off` pins the configured language.
     public var languageDetectionOff: Set<String> = []
+    /// Page enrichment of new rows (og:image, readable body, language); nil skips it.
+    public var enricher: Enricher?
     let logger: Logger
 
     public init(store: ArticleStore, fetcher: HTTPFetcher, parserOptions: FeedParserOptions = .init(),
@@ -138,6 +141,7 @@ public struct IngestPass: Sendable {
                 outcome.duplicates = stored.duplicates
                 outcome.dropped = document.droppedCount + stored.rejectedCount
                 outcome.tooOld = mapped.tooOld
+                outcome.enriched = await enrich(stored.stored, source: source, logger: sourceLogger)
                 outcome.languageDisagreements = mapped.languageDisagreements
                 outcome.recovered = document.recovered
             }
@@ -159,6 +163,41 @@ public struct IngestPass: Sendable {
         }
         outcome.duration = clock.now - started
         return outcome
+    }
+
+    /// Enriches the rows this pass inserted. Never fails the source: a row keeps what the feed gave,
+    /// and failed kinds count an attempt so `--backfill` retries them later.
+    func enrich(_ stored: [StoredArticle], source: SourceRecord, logger: Logger) async -> Int {
+        guard let enricher, !stored.isEmpty else { return 0 }
+        let detect = !languageDetectionOff.contains(source.slug)
+        let targets = stored.map { article in
+            var wants: Set<BackfillKind> = []
+            if article.row.imageURL == nil { wants.insert(.image) }
+            if enricher.needsExtraction(summary: article.row.summary, content: article.row.content) { wants.insert(.content) }
+            if detect && !article.row.languageDetected { wants.insert(.language) }
+            return EnrichmentTarget(id: article.id, url: article.row.url, title: article.row.title,
+                                    summary: article.row.summary, content: article.row.content,
+                                    configuredLanguage: source.language, detectLanguage: detect, wants: wants)
+        }
+        let started = ContinuousClock.now
+        let results = await enricher.enrich(targets)
+        do {
+            let updates = results.map(\.update).filter { $0.imageURL != nil || $0.content != nil || $0.language != nil }
+            try await store.applyEnrichment(updates)
+            for kind in [BackfillKind.image, .content] {
+                let failed = results.filter { $0.failed.contains(kind) }.map(\.update.id)
+                try await store.bumpBackfillAttempts(ids: failed, kind: kind)
+            }
+            let disagreements = results.filter(\.languageDisagrees).count
+            logger.debug("enriched new rows", metadata: [
+                "rows": "\(targets.count)", "updated": "\(updates.count)", "language_disagreements": "\(disagreements)",
+                "seconds": "\((ContinuousClock.now - started).components.seconds)",
+            ])
+            return updates.count
+        } catch {
+            logger.warning("could not store enrichment; rows keep their feed fields", metadata: ["error": "\(error)"])
+            return 0
+        }
     }
 
     /// The next due time after a success: adaptive, from the publishing rate of the last week.

@@ -21,6 +21,8 @@ public struct SourceOutcome: Sendable, Equatable {
     public var dropped = 0
     /// Published before the retention window.
     public var tooOld = 0
+    /// New rows enrichment added an image, a body or a language to.
+    public var enriched = 0
     /// Items whose detected language differs from the source's configured one.
     public var languageDisagreements = 0
     public var recovered = false
@@ -51,6 +53,7 @@ public struct SourceOutcome: Sendable, Equatable {
             var text = "OK    \(slug): \(itemsSeen) items, \(inserted) new, \(duplicates) known"
             if dropped > 0 { text += ", \(dropped) dropped" }
             if tooOld > 0 { text += ", \(tooOld) older than retention" }
+            if enriched > 0 { text += ", \(enriched) enriched" }
             if languageDisagreements > 0 { text += ", \(languageDisagreements) in another language" }
             if recovered { text += ", recovered from malformed XML" }
             return text + " (\(seconds))"

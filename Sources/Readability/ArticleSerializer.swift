@@ -129,8 +129,6 @@ struct ArticleSerializer {
                     closeImplicit()
                     flush()
                     stack.append(.close(tag: tag, htmlMark: 0, startLength: 0, isBlock: true))
-                } else if node.tag == "figcaption" {
-                    stack.append(.close(tag: "figcaption", htmlMark: 0, startLength: 0, isBlock: false))
                 }
                 stack.append(contentsOf: children)
             }
@@ -170,7 +168,6 @@ struct ArticleSerializer {
     static func escape(_ text: String, attribute: Bool) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 8)
-        var skipScalar = false
         for scalar in text.unicodeScalars {
             if scalar.value < 0x80 {
                 switch scalar.value {
@@ -184,8 +181,7 @@ struct ArticleSerializer {
                 }
                 continue
             }
-            skipScalar = TextCleaning.isUnsafe(scalar)
-            if !skipScalar { out += Array(String(scalar).utf8) }
+            if !TextCleaning.isUnsafe(scalar) { out += Array(String(scalar).utf8) }
         }
         return out
     }

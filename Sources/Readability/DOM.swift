@@ -25,8 +25,11 @@ final class DNode {
     var score: Double?
     /// `_readabilityDataTable`.
     var isDataTable = false
+    /// Counts traversal steps for the whole extraction (see `DOMArena.visitLimit`).
+    unowned(unsafe) let meter: VisitMeter
 
-    init(kind: Kind, tag: String = "", attributes: [Attribute] = [], text: String = "") {
+    init(kind: Kind, tag: String = "", attributes: [Attribute] = [], text: String = "", meter: VisitMeter) {
+        self.meter = meter
         self.kind = kind
         self.tag = tag
         self.attributes = attributes
@@ -132,6 +135,7 @@ final class DNode {
 
     /// Next node in document order inside `root` (all kinds), without recursion.
     func following(within root: DNode, skipChildren: Bool = false) -> DNode? {
+        meter.visits &+= 1
         if !skipChildren, let firstChild { return firstChild }
         var node: DNode? = self
         while let current = node, current !== root {
@@ -187,12 +191,27 @@ final class DNode {
     }
 }
 
+/// Readability.js is superlinear on deep trees (text density sums over nested matches), so
+/// every traversal step is counted and the extraction gives up past a budget instead of
+/// spinning on hostile markup.
+final class VisitMeter {
+    var visits = 0
+    let limit: Int
+    init(limit: Int) { self.limit = limit }
+    var exhausted: Bool { visits > limit }
+}
+
 /// Owns every node of one extraction.
 final class DOMArena {
     private(set) var nodes: [DNode] = []
+    let meter: VisitMeter
+
+    init(visitLimit: Int = 20_000_000) {
+        meter = VisitMeter(limit: visitLimit)
+    }
 
     func make(_ kind: DNode.Kind, tag: String = "", attributes: [DNode.Attribute] = [], text: String = "") -> DNode {
-        let node = DNode(kind: kind, tag: tag, attributes: attributes, text: text)
+        let node = DNode(kind: kind, tag: tag, attributes: attributes, text: text, meter: meter)
         nodes.append(node)
         return node
     }

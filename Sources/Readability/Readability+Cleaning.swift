@@ -166,7 +166,11 @@ extension Extractor {
     func textDensity(_ element: DNode, _ tags: [String]) -> Double {
         let total = element.innerTextLength
         guard total > 0 else { return 0 }
-        let children = element.elements(tags).reduce(0) { $0 + $1.innerTextLength }
+        var children = 0
+        for child in element.elements(tags) {
+            if arena.meter.exhausted { return 0 }
+            children += child.innerTextLength
+        }
         return Double(children) / Double(total)
     }
 

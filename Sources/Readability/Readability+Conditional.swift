@@ -7,6 +7,7 @@ extension Extractor {
     func cleanConditionally(_ root: DNode, _ tag: String) {
         guard flags.contains(.cleanConditionally) else { return }
         for node in root.elements(tag).reversed() where node.parent != nil {
+            if arena.meter.exhausted { return }
             if shouldRemoveConditionally(node, tag) { node.remove() }
         }
     }

@@ -11,8 +11,11 @@ extension Extractor {
 
         while true {
             let elementsToScore = prepareNodes()
+            guard !arena.meter.exhausted else { return nil }
             let (content, _) = scoreAndSelect(elementsToScore, page: page)
+            guard !arena.meter.exhausted else { return nil }
             prepArticle(content)
+            guard !arena.meter.exhausted else { return nil }
             let textLength = content.innerTextLength
             if textLength >= options.charThreshold { return content }
 
@@ -48,7 +51,7 @@ extension Extractor {
         let stripUnlikelyCandidates = flags.contains(.stripUnlikelys)
         var node = documentElement
 
-        while let current = node {
+        while let current = node, !arena.meter.exhausted {
             let matchBytes = current.matchBytes
             if !isProbablyVisible(current) {
                 node = removeAndGetNext(current)

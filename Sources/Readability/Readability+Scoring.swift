@@ -51,7 +51,7 @@ extension Extractor {
     /// Scores paragraphs into their ancestors, picks the top candidate and merges siblings.
     func scoreAndSelect(_ elementsToScore: [DNode], page: DNode) -> (content: DNode, topCandidate: DNode) {
         var candidates: [DNode] = []
-        for element in elementsToScore {
+        for element in elementsToScore where !arena.meter.exhausted {
             guard let parent = element.parent, parent.isElement else { continue }
             let meter = TextMeter.measure(element)
             if meter.length < 25 { continue }
@@ -70,7 +70,7 @@ extension Extractor {
         }
 
         var topCandidates: [DNode] = []
-        for candidate in candidates {
+        for candidate in candidates where !arena.meter.exhausted {
             let score = (candidate.score ?? 0) * (1 - linkDensity(candidate))
             candidate.score = score
             for slot in 0..<options.nbTopCandidates {

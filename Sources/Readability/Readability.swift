@@ -72,7 +72,6 @@ final class Extractor {
         self.document = document
         self.url = url
         self.options = options
-        self.root = DNode(kind: .document)
         self.root = arena.build(from: document)
     }
 
@@ -98,9 +97,10 @@ final class Extractor {
         if metadata.title == nil || metadata.title?.isEmpty == true { metadata.title = cleanedTitle }
         articleTitle = metadata.title ?? ""
         if options.enhancedCleaning, let body { removeBoilerplateBeforeGrab(body) }
-        guard let content = grabArticle() else { return nil }
+        guard let content = grabArticle(), !arena.meter.exhausted else { return nil }
         if options.enhancedCleaning { removeBoilerplateAfterGrab(content) }
         simplifyNestedElements(content)
+        guard !arena.meter.exhausted else { return nil }
         var excerpt = metadata.excerpt
         if excerpt == nil || excerpt?.isEmpty == true {
             excerpt = content.elements("p").first.map { $0.textContent.trimmingCharacters(in: .whitespacesAndNewlines) }

@@ -107,5 +107,14 @@ enum Regexps {
 
 extension DNode {
     /// `className + " " + id`, lower-cased as UTF-8 bytes for the keyword matchers.
-    var matchBytes: [UInt8] { Array((className + " " + id).lowercased().utf8) }
+    var matchBytes: [UInt8] {
+        var bytes: [UInt8] = []
+        let hasAny = attributes.contains { $0.name == "class" || $0.name == "id" }
+        guard hasAny else { return [0x20] } // " ": what "" + " " + "" lowers to
+        let joined = className + " " + id
+        bytes.reserveCapacity(joined.utf8.count)
+        for byte in joined.utf8 { bytes.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+        // Non-ASCII class names are rare; lower-case them properly when present.
+        return bytes.contains(where: { $0 >= 0x80 }) ? Array(joined.lowercased().utf8) : bytes
+    }
 }

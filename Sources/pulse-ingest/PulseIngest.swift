@@ -1,5 +1,6 @@
 import AddressPolicy
 import ArgumentParser
+import ArticleStore
 import FeedParser
 import Foundation
 import Logging
@@ -50,6 +51,13 @@ struct PulseIngest: AsyncParsableCommand {
         "With --once: only this source (repeatable).", valueName: "slug"))
     var sourceSlugs: [String] = []
 
+    @Option(name: .customLong("kind"), help: ArgumentHelp(
+        "With --backfill: image, content, language or all (default).", valueName: "kind"))
+    var backfillKind: String = "all"
+
+    @Option(name: .customLong("limit"), help: "With --backfill: at most this many rows (default 1000).")
+    var limit: Int = 1000
+
     @Option(name: .customLong("base-url"), help: "With --dump-feed: resolve relative links against this URL.")
     var baseURL: String?
 
@@ -95,7 +103,14 @@ struct PulseIngest: AsyncParsableCommand {
                 throw ValidationError("--metrics-address \(metricsAddress): \(error)")
             }
         }
-        if !sourceSlugs.isEmpty && !once { throw ValidationError("--source goes with --once") }
+        if !sourceSlugs.isEmpty && !(once || backfill) {
+            throw ValidationError("--source goes with --once or --backfill")
+        }
+        if backfill && sourceSlugs.count > 1 { throw ValidationError("--backfill takes at most one --source") }
+        if !["image", "content", "language", "all"].contains(backfillKind) {
+            throw ValidationError("--kind must be image, content, language or all, not '\(backfillKind)'")
+        }
+        if limit < 1 { throw ValidationError("--limit must be at least 1") }
         if (baseURL != nil || contentType != nil) && !dumpFeed {
             throw ValidationError("--base-url and --content-type go with --dump-feed")
         }
@@ -130,8 +145,11 @@ struct PulseIngest: AsyncParsableCommand {
         } else if prune {
             status = await PruneMode(context: context, dryRun: dryRun).run()
         } else if backfill {
-            context.fail("--backfill is not yet available in this build")
-            status = ExitStatus.usage
+            let kinds: Set<BackfillKind> = backfillKind == "all"
+                ? Set(BackfillKind.allCases) : [BackfillKind(rawValue: backfillKind)!]
+            status = await BackfillMode(context: context, kinds: kinds, limit: limit, sourceSlug: sourceSlugs.first,
+                                        fetcherConfiguration: context.configuration.fetcherConfiguration(
+                                            userAgent: context.environment.userAgent, allowedNetworks: networks)).run()
         } else {
             status = await DaemonMode(context: context, allowedNetworks: networks,
                                       metricsAddress: metricsAddress.flatMap { try? MetricsAddress(parsing: $0) }).run()

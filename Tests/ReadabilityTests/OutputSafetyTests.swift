@@ -96,3 +96,24 @@ struct PathologicalTests {
         #expect(!article.html.contains("zzzz"))
     }
 }
+
+struct WorkBudgetTests {
+    @Test func manyDeepSubtreesStayBounded() throws {
+        // 120 towers of 480 nested divs: each level would re-measure the tower below it.
+        let tower = String(repeating: "<div>", count: 480) + "<p>\(filler[0])</p>" + String(repeating: "</div>", count: 480)
+        let html = "<html><body>" + String(repeating: tower, count: 120) + "</body></html>"
+        let document = try HTMLDocument.parse(html: html)
+        let extractor = Extractor(document: document, url: "https://x.example/", options: .init())
+        _ = extractor.parse()
+        #expect(extractor.arena.meter.visits <= extractor.arena.meter.limit + 2_000_000)
+    }
+
+    @Test func ordinaryPagesStayWellInsideTheBudget() throws {
+        for name in Fixtures.pageNames {
+            let document = try HTMLDocument.parse(html: try Fixtures.text("pages/\(name).html"))
+            let extractor = Extractor(document: document, url: "https://x.example/", options: .init())
+            #expect(extractor.parse() != nil)
+            #expect(extractor.arena.meter.visits < extractor.arena.meter.limit / 20, "\(name): \(extractor.arena.meter.visits)")
+        }
+    }
+}

@@ -1,6 +1,8 @@
 import AddressPolicy
+import Enrichment
 import FeedParser
 import HTTPFetcher
+import Logging
 import PulseConfig
 import PulseModel
 
@@ -27,6 +29,13 @@ extension PulseConfiguration {
 
     var parserOptions: FeedParserOptions {
         FeedParserOptions(maxItems: fetch.maxItemsPerFeed, maxContentLength: defaults.maxContentLength)
+    }
+
+    /// One page fetch per new article: og:image, readable body, language.
+    func enricher(fetcher: HTTPFetcher, logger: Logger) -> Enricher {
+        Enricher(fetcher: fetcher, settings: EnrichmentSettings(
+            concurrency: 4, perSourceBudget: .seconds(60), pageBodyLimit: fetch.pageBodyLimitBytes,
+            maxContentLength: defaults.maxContentLength), logger: logger)
     }
 
     func fetcherConfiguration(userAgent: String?, allowedNetworks: [CIDR]) -> FetcherConfiguration {

@@ -151,12 +151,14 @@ struct DaemonMode {
         let concurrency = configuration.fetch.maxConcurrentFetches
         let bodyLimit = configuration.fetch.feedBodyLimitBytes
         let detectionOff = configuration.languageDetectionOff
+        let enricher = configuration.enricher(fetcher: fetcher, logger: logger)
         return DaemonSettings(claimBatch: max(concurrency, 8)) { store in
             var pass = IngestPass(store: store, fetcher: fetcher, parserOptions: parserOptions,
                                   retentionDays: retentionDays, concurrency: concurrency,
                                   drainDeadline: .seconds(20), logger: logger)
             pass.feedBodyLimit = bodyLimit
             pass.languageDetectionOff = detectionOff
+            pass.enricher = enricher
             pass.scheduling = PassScheduling(workerID: workerID, policy: policy)
             return pass
         }

@@ -1,0 +1,103 @@
+import ArticleStore
+import Foundation
+import Logging
+import PulseModel
+
+/// What one `--backfill` run did.
+public struct BackfillSummary: Sendable, Equatable {
+    public var candidates = 0
+    public var processed = 0
+    public var imagesFilled = 0
+    public var contentFilled = 0
+    public var languagesFilled = 0
+    /// Rows with at least one kind that failed (its attempt counter was bumped).
+    public var rowsWithFailures = 0
+    public var interrupted = false
+
+    public init() {}
+
+    public var line: String {
+        "backfill: \(processed)/\(candidates) rows, \(imagesFilled) images, \(contentFilled) bodies, "
+            + "\(languagesFilled) languages filled, \(rowsWithFailures) rows with failures"
+            + (interrupted ? " (interrupted; re-run to continue)" : "")
+    }
+}
+
+/// Fills missing images, bodies and languages on stored rows (contract section 5): candidates
+/// oldest first, enriched concurrently, written in batches. Every kind that was wanted and not
+/// filled counts an attempt, so a re-run never loops on the same rows (three attempts at most,
+/// one per 24 hours) and re-running after an interruption simply continues.
+public struct Backfiller: Sendable {
+    public let store: ArticleStore
+    public let enricher: Enricher
+    public var windows: RetentionWindows
+    public var batchSize: Int
+    /// Sources whose `language_detection: off` pins the configured language.
+    public var languageDetectionOff: Set<String>
+    let logger: Logger
+
+    public init(store: ArticleStore, enricher: Enricher, windows: RetentionWindows, batchSize: Int = 50,
+                languageDetectionOff: Set<String> = [], logger: Logger) {
+        self.store = store
+        self.enricher = enricher
+        self.windows = windows
+        self.batchSize = max(1, batchSize)
+        self.languageDetectionOff = languageDetectionOff
+        self.logger = logger
+    }
+
+    public func run(kinds: Set<BackfillKind>, limit: Int, sourceSlug: String? = nil,
+                    shouldStop: @Sendable () -> Bool = { false },
+                    progress: (BackfillSummary) -> Void = { _ in }) async throws -> BackfillSummary {
+        var kinds = kinds
+        let candidates = try await store.backfillCandidates(kinds: kinds, windows: windows, limit: limit,
+                                                           sourceSlug: sourceSlug)
+        var summary = BackfillSummary()
+        summary.candidates = candidates.count
+        progress(summary)
+        if languageDetectionOff.contains(sourceSlug ?? "") { kinds.remove(.language) }
+        var start = 0
+        while start < candidates.count {
+            if shouldStop() {
+                summary.interrupted = true
+                break
+            }
+            let batch = candidates[start..<min(start + batchSize, candidates.count)]
+            start += batch.count
+            let targets = batch.map { candidate in
+                let detect = !languageDetectionOff.contains(candidate.sourceSlug ?? "")
+                return EnrichmentTarget(id: candidate.id, url: candidate.url, title: candidate.title,
+                                        summary: candidate.summary, content: candidate.content,
+                                        configuredLanguage: candidate.language, detectLanguage: detect,
+                                        wants: candidate.kinds.intersection(kinds).filter { $0 != .language || detect })
+            }
+            // No per-source budget here: the run's own limit bounds it.
+            let results = await enricher.enrich(targets, budget: .seconds(86_400))
+            try await write(targets: targets, results: results, into: &summary)
+            progress(summary)
+        }
+        return summary
+    }
+
+    private func write(targets: [EnrichmentTarget], results: [EnrichmentResult],
+                       into summary: inout BackfillSummary) async throws {
+        let byID = Dictionary(results.map { ($0.update.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var updates: [EnrichmentUpdate] = []
+        var failed: [BackfillKind: [String]] = [:]
+        for target in targets {
+            let result = byID[target.id]
+            let update = result?.update ?? EnrichmentUpdate(id: target.id)
+            var filled: Set<BackfillKind> = []
+            if update.imageURL != nil { filled.insert(.image); summary.imagesFilled += 1 }
+            if update.content != nil { filled.insert(.content); summary.contentFilled += 1 }
+            if update.language != nil { filled.insert(.language); summary.languagesFilled += 1 }
+            if !filled.isEmpty { updates.append(update) }
+            let missed = target.wants.subtracting(filled)
+            for kind in missed { failed[kind, default: []].append(target.id) }
+            if !missed.isEmpty { summary.rowsWithFailures += 1 }
+            summary.processed += 1
+        }
+        try await store.applyEnrichment(updates)
+        for (kind, ids) in failed { try await store.bumpBackfillAttempts(ids: ids, kind: kind) }
+    }
+}
