@@ -41,8 +41,24 @@ struct PulseIngest: AsyncParsableCommand {
         discussion: "Several inputs print one JSON object per line, in order."))
     var dumpFeed = false
 
-    @Argument(help: ArgumentHelp("Inputs for --dump-feed: file paths or http(s) URLs.", valueName: "path-or-url"))
+    @Flag(name: .customLong("dump-article"), help: ArgumentHelp(
+        "Extract the article from the pages given as arguments (paths or URLs) and print JSON; no database.",
+        discussion: "Several inputs print one JSON object per line, in order."))
+    var dumpArticle = false
+
+    @Argument(help: ArgumentHelp("Inputs for --dump-feed / --dump-article: file paths or http(s) URLs.",
+                                 valueName: "path-or-url"))
     var inputs: [String] = []
+
+    @Option(name: .customLong("url"), help: "With --dump-article: the page's URL (for relative links and images).")
+    var pageURL: String?
+
+    @Flag(name: .customLong("text"), help: "With --dump-article: print only the plain text.")
+    var textOnly = false
+
+    @Option(name: .customLong("out-dir"), help: ArgumentHelp(
+        "With --dump-article --text: write <basename>.txt per input into this folder.", valueName: "dir"))
+    var outputDirectory: String?
 
     @Flag(name: .customLong("dry-run"), help: "With --prune: print what would change, change nothing.")
     var dryRun = false
@@ -86,16 +102,24 @@ struct PulseIngest: AsyncParsableCommand {
     var metricsAddress: String?
 
     func validate() throws {
-        let modes = [once, backfill, prune, migrate, checkConfig, dumpFeed].filter { $0 }.count
+        let modes = [once, backfill, prune, migrate, checkConfig, dumpFeed, dumpArticle].filter { $0 }.count
         if modes > 1 {
-            throw ValidationError("choose one mode: --once, --backfill, --prune, --migrate, --check-config or --dump-feed")
+            throw ValidationError(
+                "choose one mode: --once, --backfill, --prune, --migrate, --check-config, --dump-feed or --dump-article")
         }
-        if dumpFeed && inputs.isEmpty { throw ValidationError("--dump-feed needs at least one path or URL") }
-        if !dumpFeed && !inputs.isEmpty {
-            throw ValidationError("unexpected argument '\(inputs[0])' (paths and URLs go with --dump-feed)")
+        if (dumpFeed || dumpArticle) && inputs.isEmpty { throw ValidationError("which document? give a path or URL") }
+        if !(dumpFeed || dumpArticle) && !inputs.isEmpty {
+            throw ValidationError("unexpected argument '\(inputs[0])' (paths and URLs go with --dump-feed or --dump-article)")
+        }
+        if (pageURL != nil || textOnly) && !dumpArticle { throw ValidationError("--url and --text go with --dump-article") }
+        if outputDirectory != nil && !(dumpArticle && textOnly) { throw ValidationError("--out-dir goes with --dump-article --text") }
+        if let outputDirectory {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: outputDirectory, isDirectory: &isDirectory), isDirectory.boolValue
+            else { throw ValidationError("--out-dir \(outputDirectory): not an existing folder") }
         }
         if dryRun && !prune { throw ValidationError("--dry-run goes with --prune") }
-        if metricsAddress != nil && (once || backfill || prune || migrate || checkConfig || dumpFeed) {
+        if metricsAddress != nil && (once || backfill || prune || migrate || checkConfig || dumpFeed || dumpArticle) {
             throw ValidationError("--metrics-address goes with the service mode (no mode flag)")
         }
         if let metricsAddress {
@@ -128,6 +152,13 @@ struct PulseIngest: AsyncParsableCommand {
                 inputs: inputs, baseURL: baseURL, contentType: contentType, options: FeedParserOptions(),
                 fetcherConfiguration: PulseConfiguration().fetcherConfiguration(
                     userAgent: nil, allowedNetworks: networks)).run()
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
+        if dumpArticle {
+            let status = await DumpArticleMode(
+                inputs: inputs, pageURL: pageURL, textOnly: textOnly, outputDirectory: outputDirectory,
+                fetcherConfiguration: PulseConfiguration().fetcherConfiguration(userAgent: nil, allowedNetworks: networks)).run()
             if status != 0 { throw ExitCode(status) }
             return
         }
