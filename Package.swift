@@ -111,6 +111,9 @@ let package = Package(
         .testTarget(name: "AddressPolicyTests", dependencies: ["AddressPolicy"]),
         .testTarget(name: "HTTPFetcherTests", dependencies: ["HTTPFetcher", "AddressPolicy", "CCurl", "LoopbackHTTPServer"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
+        .testTarget(name: "HTMLDocumentTests", dependencies: ["HTMLDocument"]),
+        .testTarget(name: "OpenGraphTests", dependencies: ["OpenGraph", "HTMLDocument"]),
+        .testTarget(name: "ReadabilityTests", dependencies: ["Readability", "HTMLDocument"], exclude: ["Fixtures"]),
         .testTarget(name: "IngestionTests", dependencies: ["Ingestion", "FeedParser"]),
         .testTarget(name: "LanguageTaggerTests", dependencies: ["LanguageTagger", "CCLD2"], exclude: ["Fixtures"]),
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
@@ -123,7 +126,7 @@ let package = Package(
         // Everything that needs the real PostgreSQL, including `--once` end to end.
         .testTarget(name: "PostgresTests", dependencies: [
             "Postgres", "Migrations", "ArticleStore", "PulseModel", "Ingestion", "HTTPFetcher",
-            "LoopbackHTTPServer", "Daemon", "Scheduler",
+            "LoopbackHTTPServer", "Daemon", "Scheduler", "Enrichment",
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["Fixtures"]),
     ]
