@@ -6,7 +6,9 @@ import HTMLDocument
 extension OpenGraph {
     /// - Parameter htmlTitle: the cleaned `<title>`, used to choose between JSON-LD `name`
     ///   and `headline` when they differ (as Readability.js does).
-    public static func metadata(in document: HTMLDocument, pageURL: String, htmlTitle: String? = nil) -> PageMetadata {
+    /// - Parameter includeImage: false skips the lead-image search (Readability has no use for it).
+    public static func metadata(in document: HTMLDocument, pageURL: String, htmlTitle: String? = nil,
+                                includeImage: Bool = true) -> PageMetadata {
         let objects = JSONLD.objects(in: document)
         let jsonLD = jsonLDMetadata(objects, htmlTitle: htmlTitle ?? document.title ?? "")
         let values = metaValues(in: document)
@@ -29,7 +31,7 @@ extension OpenGraph {
         result.excerpt = result.excerpt.map(EntityDecoding.decode)
         result.siteName = result.siteName.map(EntityDecoding.decode)
         result.publishedTime = result.publishedTime.map(EntityDecoding.decode)
-        result.imageURL = imageURL(in: document, pageURL: pageURL, jsonLD: objects)
+        if includeImage { result.imageURL = imageURL(in: document, pageURL: pageURL, jsonLD: objects) }
         return result
     }
 

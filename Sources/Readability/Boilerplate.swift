@@ -65,7 +65,7 @@ extension Extractor {
         where block.parent != nil {
             let length = block.innerTextLength
             guard length > 0, length < 200 else { continue }
-            let text = block.innerText.lowercased()
+            let text = block.textPrefix(40).lowercased()
             if Self.callToActionPrefixes.contains(where: { text.hasPrefix($0) }) {
                 block.remove()
                 continue

@@ -25,6 +25,11 @@ final class DNode {
     var score: Double?
     /// `_readabilityDataTable`.
     var isDataTable = false
+    /// Text measurement cache, valid while `cacheEpoch == meter.epoch` (any tree mutation
+    /// bumps the epoch; text itself is never edited in place).
+    var cachedLength = 0
+    var cachedCommas = 0
+    var cacheEpoch = -1
     /// Counts traversal steps for the whole extraction (see `DOMArena.visitLimit`).
     unowned(unsafe) let meter: VisitMeter
 
@@ -98,6 +103,7 @@ final class DNode {
 
     func remove() {
         guard let parent else { return }
+        meter.epoch &+= 1
         if let prev { prev.next = next } else { parent.firstChild = next }
         if let next { next.prev = prev } else { parent.lastChild = prev }
         self.parent = nil
@@ -107,6 +113,7 @@ final class DNode {
 
     func appendChild(_ child: DNode) {
         child.remove()
+        meter.epoch &+= 1
         child.parent = self
         child.prev = lastChild
         if let lastChild { lastChild.next = child } else { firstChild = child }
@@ -116,6 +123,7 @@ final class DNode {
     func insertBefore(_ child: DNode, _ reference: DNode?) {
         guard let reference else { appendChild(child); return }
         child.remove()
+        meter.epoch &+= 1
         child.parent = self
         child.next = reference
         child.prev = reference.prev
@@ -196,6 +204,8 @@ final class DNode {
 /// spinning on hostile markup.
 final class VisitMeter {
     var visits = 0
+    /// Bumped on every tree mutation; invalidates cached text measurements.
+    var epoch = 0
     let limit: Int
     init(limit: Int) { self.limit = limit }
     var exhausted: Bool { visits > limit }
@@ -240,20 +250,5 @@ final class DOMArena {
             mapped[index] = node
         }
         return root
-    }
-
-    /// Deep copy of `node`'s children into a fresh container (used to restore the page
-    /// between Readability's retry passes, like `page.innerHTML = pageCacheHtml`).
-    func cloneChildren(of source: DNode, into target: DNode) {
-        var pairs: [(DNode, DNode)] = [(source, target)]
-        while let (from, to) = pairs.popLast() {
-            var child = from.firstChild
-            while let current = child {
-                let copy = make(current.kind, tag: current.tag, attributes: current.attributes, text: current.text)
-                to.appendChild(copy)
-                if current.firstChild != nil { pairs.append((current, copy)) }
-                child = current.next
-            }
-        }
     }
 }

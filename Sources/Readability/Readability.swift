@@ -93,7 +93,7 @@ final class Extractor {
         removeScripts()
         prepDocument()
         let cleanedTitle = getArticleTitle()
-        metadata = OpenGraph.metadata(in: document, pageURL: url, htmlTitle: cleanedTitle)
+        metadata = OpenGraph.metadata(in: document, pageURL: url, htmlTitle: cleanedTitle, includeImage: false)
         if metadata.title == nil || metadata.title?.isEmpty == true { metadata.title = cleanedTitle }
         articleTitle = metadata.title ?? ""
         if options.enhancedCleaning, let body { removeBoilerplateBeforeGrab(body) }

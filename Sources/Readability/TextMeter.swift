@@ -55,6 +55,16 @@ struct TextMeter {
 
     static func measure(_ node: DNode) -> TextMeter {
         var meter = TextMeter()
+        if node.cacheEpoch == node.meter.epoch {
+            meter.length = node.cachedLength
+            meter.commas = node.cachedCommas
+            return meter
+        }
+        defer {
+            node.cachedLength = meter.length
+            node.cachedCommas = meter.commas
+            node.cacheEpoch = node.meter.epoch
+        }
         if node.kind == .text { meter.add(node.text); return meter }
         var current = node.following(within: node)
         while let visiting = current {
@@ -91,6 +101,31 @@ extension DNode {
             }
         }
         return result
+    }
+
+    /// The first `limit` characters of `innerText`, without building the rest.
+    func textPrefix(_ limit: Int) -> String {
+        var result = String.UnicodeScalarView()
+        var count = 0
+        var pendingSpace = false
+        var node = kind == .text ? self : following(within: self)
+        while let current = node, count < limit {
+            if current.kind == .text {
+                for scalar in current.text.unicodeScalars {
+                    if scalar.isJSWhitespace {
+                        if count > 0 { pendingSpace = true }
+                        continue
+                    }
+                    if pendingSpace { result.append(" "); pendingSpace = false; count += 1 }
+                    result.append(scalar)
+                    count += 1
+                    if count >= limit { break }
+                }
+            }
+            if kind == .text { break }
+            node = current.following(within: self)
+        }
+        return String(result)
     }
 
     /// True when `textContent.trim()` is empty.
