@@ -12,6 +12,17 @@ public struct NextFetch: Sendable, Equatable {
     }
 }
 
+/// Fleet-wide source gauges (see `sourceCounts`).
+public struct SourceCounts: Sendable, Equatable {
+    public var due: Int
+    public var circuitOpen: Int
+
+    public init(due: Int, circuitOpen: Int) {
+        self.due = due
+        self.circuitOpen = circuitOpen
+    }
+}
+
 /// Claims and leases: PostgreSQL is the only coordinator between daemons.
 extension ArticleStore {
     /// Claims up to `limit` due sources for `workerID`: active, circuit closed, due (its
@@ -61,6 +72,19 @@ extension ArticleStore {
                 WHERE source_id = $1::uuid AND published_at > $2::timestamptz - interval '7 days'
                   AND published_at <= $2::timestamptz
                 """, [sourceID, now], label: "publishing rate").rows.first?.int("count") ?? 0
+        }
+    }
+
+    /// How many active sources are due now (leased or not) and how many have an open circuit:
+    /// the fleet-wide gauges an operator watches, whichever daemon reports them.
+    public func sourceCounts(at now: Date = Date()) async throws -> SourceCounts {
+        try await connection.withReconnect(label: "source counts") { db in
+            let row = try db.query("""
+                SELECT count(*) FILTER (WHERE \(Self.dueCondition)) AS due,
+                       count(*) FILTER (WHERE s.is_active AND s.circuit_open_until > $1::timestamptz) AS circuit_open
+                FROM public.sources s
+                """, [now], label: "source counts").rows.first
+            return SourceCounts(due: row?.int("due") ?? 0, circuitOpen: row?.int("circuit_open") ?? 0)
         }
     }
 

@@ -15,6 +15,12 @@ public protocol DaemonObserver: Sendable {
     func passFinished(_ summary: PassSummary, claimed: Int)
     func databaseProblem(_ error: any Error)
     func daemonStopping()
+    /// Fleet-wide counts read once per loop iteration (metrics gauges).
+    func sourcesCounted(_ counts: SourceCounts)
+}
+
+extension DaemonObserver {
+    public func sourcesCounted(_ counts: SourceCounts) {}
 }
 
 /// Settings a SIGHUP may replace without a restart.
@@ -88,6 +94,7 @@ public final class IngestDaemon: Service, Sendable {
                     observer.daemonReady(workerID: workerID)
                 }
                 observer.loopTicked(at: Date())
+                if let counts = try? await store.sourceCounts() { observer.sourcesCounted(counts) }
                 if claimed.isEmpty {
                     await sleepUntilDue(idlePoll: current.idlePoll)
                     continue

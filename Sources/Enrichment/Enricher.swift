@@ -39,6 +39,8 @@ public struct EnrichmentResult: Sendable, Equatable {
     public var error: String?
     /// Detected reliably and different from the source's configured language.
     public var languageDisagrees = false
+    /// Wall time of this article's page fetch and analysis (the enrich-duration histogram).
+    public var duration: Duration = .zero
 }
 
 public struct EnrichmentSettings: Sendable {
@@ -105,6 +107,7 @@ public struct Enricher: Sendable {
 
     func enrichOne(_ target: EnrichmentTarget) async -> EnrichmentResult? {
         var result = EnrichmentResult(update: EnrichmentUpdate(id: target.id), failed: [])
+        let started = ContinuousClock.now
         let wantsBody = target.wants.contains(.content) && needsExtraction(summary: target.summary, content: target.content)
         guard target.wants.contains(.image) || wantsBody || target.wants.contains(.language) else { return nil }
         do {
@@ -142,6 +145,7 @@ public struct Enricher: Sendable {
                 result.failed.remove(.language)
             }
         }
+        result.duration = ContinuousClock.now - started
         return result
     }
 

@@ -26,6 +26,9 @@ public struct FetcherConfiguration: Sendable {
     /// `@testable import` reaches it (never feeds.yaml or the environment), and it does not exist in
     /// release builds at all.
     var allowLoopbackForTesting = false
+    /// Test-only: curl `--resolve` entries (`host:port:address`), so pages with public-looking
+    /// URLs (which the feed parser requires of article links) can be served from loopback.
+    var resolveForTesting: [String] = []
     #endif
 
     public init() {}

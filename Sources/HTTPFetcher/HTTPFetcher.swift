@@ -39,12 +39,15 @@ public final class HTTPFetcher: Sendable {
                 throw error
             }
             guard remaining > .zero else { throw .timeout }
-            let spec = HopSpec(
+            var spec = HopSpec(
                 target: target, kind: request.kind, bodyLimit: max(0, request.bodyLimit),
                 etag: request.etag, lastModified: request.lastModified,
                 connectTimeout: configuration.connectTimeout, timeout: remaining,
                 lowSpeedLimit: configuration.lowSpeedLimit, lowSpeedTime: configuration.lowSpeedTime,
                 userAgent: configuration.userAgent, exempt: exempt)
+            #if DEBUG
+            spec.resolve = configuration.resolveForTesting
+            #endif
             let hop: HopResult
             switch await multi.run(spec) {
             case .success(let result): hop = result

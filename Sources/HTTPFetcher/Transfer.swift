@@ -14,6 +14,8 @@ struct HopSpec: Sendable {
     let lowSpeedTime: Duration
     let userAgent: String
     let exempt: [CIDR]
+    /// Test builds only (see `FetcherConfiguration.resolveForTesting`); always empty otherwise.
+    var resolve: [String] = []
 }
 
 /// What one completed hop produced; the redirect and status logic lives in `HTTPFetcher`.
@@ -49,6 +51,7 @@ final class Transfer {
     /// Set by the open-socket callback when it refused the address libcurl was about to dial.
     var blocked: (ip: String, reason: String)?
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var resolveList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var statusChecked = false
 
@@ -65,6 +68,7 @@ final class Transfer {
     deinit {
         curl_easy_cleanup(easy)
         curl_slist_free_all(headerList)
+        curl_slist_free_all(resolveList)
         errorBuffer.deallocate()
     }
 
@@ -98,6 +102,10 @@ final class Transfer {
         if let date = spec.lastModified, let safe = Transfer.headerValue(date) { headers.append("If-Modified-Since: \(safe)") }
         for header in headers { headerList = curl_slist_append(headerList, header) }
         check(pulse_curl_setopt_ptr(easy, CURLOPT_HTTPHEADER, headerList))
+        if !spec.resolve.isEmpty {
+            for entry in spec.resolve { resolveList = curl_slist_append(resolveList, entry) }
+            check(pulse_curl_setopt_ptr(easy, CURLOPT_RESOLVE, resolveList))
+        }
 
         check(pulse_curl_setopt_ptr(easy, CURLOPT_WRITEDATA, me))
         check(pulse_curl_setopt_write(easy, { data, size, count, user in

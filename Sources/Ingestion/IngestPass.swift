@@ -141,8 +141,10 @@ public struct IngestPass: Sendable {
                 outcome.duplicates = stored.duplicates
                 outcome.dropped = document.droppedCount + stored.rejectedCount
                 outcome.tooOld = mapped.tooOld
-                outcome.enriched = await enrich(stored.stored, source: source, logger: sourceLogger)
-                outcome.languageDisagreements = mapped.languageDisagreements
+                let enrichment = await enrich(stored.stored, source: source, logger: sourceLogger)
+                outcome.enriched = enrichment.updated
+                outcome.enrichDurations = enrichment.durations
+                outcome.languageDisagreements = mapped.languageDisagreements + enrichment.languageDisagreements
                 outcome.recovered = document.recovered
             }
         } catch let error as PostgresError {
@@ -167,8 +169,15 @@ public struct IngestPass: Sendable {
 
     /// Enriches the rows this pass inserted. Never fails the source: a row keeps what the feed gave,
     /// and failed kinds count an attempt so `--backfill` retries them later.
-    func enrich(_ stored: [StoredArticle], source: SourceRecord, logger: Logger) async -> Int {
-        guard let enricher, !stored.isEmpty else { return 0 }
+    /// What enriching one source's new rows did (counts and per-article times for metrics).
+    struct EnrichmentTally {
+        var updated = 0
+        var durations: [Duration] = []
+        var languageDisagreements = 0
+    }
+
+    func enrich(_ stored: [StoredArticle], source: SourceRecord, logger: Logger) async -> EnrichmentTally {
+        guard let enricher, !stored.isEmpty else { return EnrichmentTally() }
         let detect = !languageDetectionOff.contains(source.slug)
         let targets = stored.map { article in
             var wants: Set<BackfillKind> = []
@@ -189,14 +198,16 @@ public struct IngestPass: Sendable {
                 try await store.bumpBackfillAttempts(ids: failed, kind: kind)
             }
             let disagreements = results.filter(\.languageDisagrees).count
+            let tally = EnrichmentTally(updated: updates.count, durations: results.map(\.duration),
+                                        languageDisagreements: disagreements)
             logger.debug("enriched new rows", metadata: [
                 "rows": "\(targets.count)", "updated": "\(updates.count)", "language_disagreements": "\(disagreements)",
                 "seconds": "\((ContinuousClock.now - started).components.seconds)",
             ])
-            return updates.count
+            return tally
         } catch {
             logger.warning("could not store enrichment; rows keep their feed fields", metadata: ["error": "\(error)"])
-            return 0
+            return EnrichmentTally(durations: results.map(\.duration))
         }
     }
 

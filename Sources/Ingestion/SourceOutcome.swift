@@ -23,6 +23,8 @@ public struct SourceOutcome: Sendable, Equatable {
     public var tooOld = 0
     /// New rows enrichment added an image, a body or a language to.
     public var enriched = 0
+    /// Per-article enrichment times (page fetch and analysis).
+    public var enrichDurations: [Duration] = []
     /// Items whose detected language differs from the source's configured one.
     public var languageDisagreements = 0
     public var recovered = false

@@ -42,6 +42,7 @@ public final class PulseMetrics: Sendable {
     private let sourcesClaimed: Gauge
     private let sourcesCircuitOpen: Gauge
     private let databaseErrors: Counter
+    private let languageDisagreements: Counter
     private let lastSuccessfulPass: Gauge
     private let knownDropReasons = Mutex<Set<String>>([])
 
@@ -73,7 +74,7 @@ public final class PulseMetrics: Sendable {
             buckets: Self.cpuBuckets)
         enrichDuration = registry.makeDurationHistogram(
             descriptor: Self.descriptor("enrich_duration", unit: "seconds",
-                                        help: "Time to enrich one article (page fetch and extraction)."),
+                                        help: "Time to enrich one new article (page fetch, og:image, readability, language)."),
             buckets: Self.networkBuckets)
         fetchedBytes = registry.makeCounter(descriptor: Self.descriptor(
             "fetched_bytes", unit: "total", help: "Response body bytes received from feeds."))
@@ -82,11 +83,14 @@ public final class PulseMetrics: Sendable {
         itemsInserted = registry.makeCounter(descriptor: Self.descriptor(
             "items_inserted", unit: "total", help: "Articles newly inserted into the database."))
         sourcesDue = registry.makeGauge(descriptor: Self.descriptor(
-            "sources_due", unit: "", help: "Sources due for a fetch at the last scheduler tick."))
+            "sources_due", unit: "", help: "Active sources due for a fetch (all daemons) at the last scheduler tick."))
         sourcesClaimed = registry.makeGauge(descriptor: Self.descriptor(
             "sources_claimed", unit: "", help: "Sources claimed by this instance at the last tick."))
         sourcesCircuitOpen = registry.makeGauge(descriptor: Self.descriptor(
-            "sources_circuit_open", unit: "", help: "Sources skipped because their circuit breaker is open."))
+            "sources_circuit_open", unit: "", help: "Active sources whose circuit breaker is open."))
+        languageDisagreements = registry.makeCounter(descriptor: Self.descriptor(
+            "language_disagreements", unit: "total",
+            help: "Articles whose detected language differs from the source's configured one."))
         databaseErrors = registry.makeCounter(descriptor: Self.descriptor(
             "database_errors", unit: "total", help: "Database errors (connection or query)."))
         lastSuccessfulPass = registry.makeGauge(descriptor: Self.descriptor(
@@ -119,10 +123,19 @@ public final class PulseMetrics: Sendable {
         }
     }
 
-    public func setSourceGauges(due: Int, claimed: Int, circuitOpen: Int) {
+    /// Fleet-wide: active sources due now, and those whose circuit breaker is open.
+    public func setSourceCounts(due: Int, circuitOpen: Int) {
         sourcesDue.set(Double(due))
-        sourcesClaimed.set(Double(claimed))
         sourcesCircuitOpen.set(Double(circuitOpen))
+    }
+
+    /// Sources this instance claimed in its last pass.
+    public func setClaimed(_ claimed: Int) {
+        sourcesClaimed.set(Double(claimed))
+    }
+
+    public func recordLanguageDisagreements(_ count: Int) {
+        if count > 0 { languageDisagreements.increment(by: Int64(count)) }
     }
 
     public func recordDatabaseError() {

@@ -11,7 +11,9 @@ func populatedMetrics() -> PulseMetrics {
     metrics.recordParse(duration: .milliseconds(7))
     metrics.recordEnrich(duration: .milliseconds(900))
     metrics.recordItems(seen: 20, inserted: 5, droppedByReason: ["duplicate": 14, "too_old": 1])
-    metrics.setSourceGauges(due: 9, claimed: 4, circuitOpen: 2)
+    metrics.setSourceCounts(due: 9, circuitOpen: 2)
+    metrics.setClaimed(4)
+    metrics.recordLanguageDisagreements(3)
     metrics.recordDatabaseError()
     metrics.markPassSucceeded(at: Date(timeIntervalSince1970: 1_700_000_000))
     return metrics
@@ -33,6 +35,7 @@ func populatedMetrics() -> PulseMetrics {
             "pulse_sources_claimed": "gauge",
             "pulse_sources_circuit_open": "gauge",
             "pulse_database_errors_total": "counter",
+            "pulse_language_disagreements_total": "counter",
             "pulse_last_successful_pass_timestamp_seconds": "gauge",
         ]
         let lines = text.split(separator: "\n").map(String.init)

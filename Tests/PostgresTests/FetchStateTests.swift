@@ -17,7 +17,9 @@ struct FetchStateTests {
             }
             #expect(windows == [nil, nil, nil, nil, 1, 2, 4, 8, 16, 24, 24])
             #expect(try await store.dueSources(at: now).isEmpty)
+            #expect(try await store.sourceCounts(at: now) == SourceCounts(due: 0, circuitOpen: 1))
             #expect(try await store.dueSources(at: now.addingTimeInterval(25 * 3600)).map(\.slug) == ["flaky"])
+            #expect(try await store.sourceCounts(at: now.addingTimeInterval(25 * 3600)) == SourceCounts(due: 1, circuitOpen: 0))
 
             try await store.recordFetchSuccess(sourceID: id, etag: "\"v1\"", lastModified: nil, notModified: false, at: now)
             let reset = try #require(try await store.source(slug: "flaky"))
@@ -62,6 +64,10 @@ struct FetchStateTests {
             try await store.recordFetchSuccess(sourceID: sources["a"]!.id, etag: nil, lastModified: nil,
                                                notModified: false, at: now)
             #expect(try await store.dueSources(at: now.addingTimeInterval(3600)).map(\.slug) == ["b"])
+            // Inactive sources are never counted; a claimed (leased) source still counts as due.
+            #expect(try await store.sourceCounts(at: now.addingTimeInterval(3600)) == SourceCounts(due: 1, circuitOpen: 0))
+            _ = try await store.claimDueSources(workerID: "w", limit: 1, lease: .seconds(60), at: now.addingTimeInterval(3600))
+            #expect(try await store.sourceCounts(at: now.addingTimeInterval(3600)) == SourceCounts(due: 1, circuitOpen: 0))
             #expect(try await store.dueSources(at: now.addingTimeInterval(2 * 3600)).map(\.slug) == ["b", "a"])
             #expect(try await store.dueSources(at: now, slugs: ["b", "off"]).map(\.slug) == ["b"])
             await store.connection.close()

@@ -1,3 +1,4 @@
+import ArticleStore
 import Daemon
 import Foundation
 import Ingestion
@@ -29,14 +30,21 @@ struct ServiceObserver: DaemonObserver {
         for outcome in summary.outcomes {
             metrics.recordFetch(outcome: Self.fetchOutcome(outcome), duration: outcome.fetchDuration, bytes: outcome.bytes)
             if outcome.result == .updated { metrics.recordParse(duration: outcome.parseDuration) }
+            for duration in outcome.enrichDurations { metrics.recordEnrich(duration: duration) }
+            metrics.recordLanguageDisagreements(outcome.languageDisagreements)
             dropped["duplicate", default: 0] += outcome.duplicates
             dropped["invalid", default: 0] += outcome.dropped
             dropped["too_old", default: 0] += outcome.tooOld
         }
         metrics.recordItems(seen: summary.itemsSeen, inserted: summary.inserted, droppedByReason: dropped)
-        metrics.setSourceGauges(due: claimed, claimed: claimed, circuitOpen: 0)
+        metrics.setClaimed(claimed)
         if summary.failedCount < summary.outcomes.count || summary.outcomes.isEmpty { metrics.markPassSucceeded() }
         for observer in extra { observer.passFinished(summary, claimed: claimed) }
+    }
+
+    func sourcesCounted(_ counts: SourceCounts) {
+        metrics.setSourceCounts(due: counts.due, circuitOpen: counts.circuitOpen)
+        for observer in extra { observer.sourcesCounted(counts) }
     }
 
     func databaseProblem(_ error: any Error) {

@@ -1,0 +1,121 @@
+import ArticleStore
+import Enrichment
+import Foundation
+@testable import HTTPFetcher
+import Ingestion
+import LoopbackHTTPServer
+import Postgres
+import PulseModel
+import Synchronization
+import Testing
+
+/// Ingest-time enrichment: only new rows get a page fetch; a failing page keeps the row without
+/// the field; a Spanish article in a Portuguese source is tagged Spanish.
+@Suite(.tags(.integration))
+struct EnrichedPassTests {
+    static let spanish = """
+        El ayuntamiento aprobó este martes un presupuesto que amplía el servicio de autobuses en cuatro \
+        líneas, tras meses de debate sobre cómo gastar el superávit inesperado de los impuestos. Según \
+        el plan, los autobuses de la línea norte pasarán cada diez minutos en hora punta.
+        """
+
+    static func feed(base: String) -> String {
+        let items = (1...3).map { number in
+            """
+            <item><title>Story \(number)</title><link>\(base)/articles/\(number)</link>
+            <guid>\(base)/articles/\(number)</guid><pubDate>\(RFC822.now)</pubDate>
+            <description>Short summary \(number).</description></item>
+            """
+        }.joined()
+        return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>T</title><link>\(base)</link>\(items)</channel></rss>"
+    }
+
+    static func page(number: Int) -> String {
+        let body = number == 2 ? spanish : BackfillTests.portuguese
+        let paragraphs = (1...4).map { "<p>\(body) Parte \($0) da história \(number).</p>" }.joined()
+        return """
+            <!doctype html><html><head><title>Story \(number)</title>
+            <meta property="og:image" content="/images/\(number).jpg"></head>
+            <body><nav><a href="/">Início</a></nav><article>\(paragraphs)</article>
+            <footer>Todos os direitos reservados</footer></body></html>
+            """
+    }
+
+    @Test func newRowsAreEnrichedOnceAndFailuresKeepTheRow() async throws {
+        let pageHits = Mutex(0)
+        let baseBox = Mutex("")
+        let server = try LoopbackHTTPServer(routes: [
+            "/feed.xml": { _, connection, _ in
+                connection.respond(200, headers: [("Content-Type", "application/rss+xml")],
+                                   body: Array(Self.feed(base: baseBox.withLock { $0 }).utf8))
+            },
+            "/articles/": { request, connection, _ in
+                pageHits.withLock { $0 += 1 }
+                let number = Int(request.path.split(separator: "/").last ?? "") ?? 0
+                if number == 3 { connection.respond(500, "Server Error"); return }
+                connection.respond(200, headers: [("Content-Type", "text/html; charset=utf-8")],
+                                   body: Array(Self.page(number: number).utf8))
+            },
+        ])
+        defer { server.stop() }
+        // Article links must look public to pass the feed parser; the fetcher pins the name to 127.0.0.1.
+        let base = "http://news.pulse-test.example:\(server.port)"
+        baseBox.withLock { $0 = base }
+        try await TestDatabase.with { database in
+            var definition = Seed.source("pt-source", language: "pt")
+            definition.feedURL = "\(base)/feed.xml"
+            let (store, _) = try await Seed.store(database, sources: [definition])
+
+            var configuration = FetcherConfiguration()
+            configuration.allowLoopbackForTesting = true
+            configuration.resolveForTesting = ["news.pulse-test.example:\(server.port):127.0.0.1"]
+            configuration.perHostRequestsPerSecond = 0
+            let fetcher = HTTPFetcher(configuration: configuration)
+            defer { fetcher.shutdown() }
+            var pass = IngestPass(store: store, fetcher: fetcher, logger: TestDatabase.logger)
+            pass.enricher = Enricher(fetcher: fetcher, logger: TestDatabase.logger)
+
+            let first = try await pass.run(sources: try await store.dueSources())
+            let outcome = try #require(first.outcomes.first)
+            #expect(outcome.inserted == 3 && !outcome.failed, "\(outcome.line)")
+            #expect(outcome.enriched == 2, "the 500 page enriches nothing")
+            #expect(outcome.enrichDurations.count == 3, "one timing per page fetched")
+            #expect(outcome.languageDisagreements == 1, "the Spanish story in a Portuguese source")
+            #expect(pageHits.withLock { $0 } == 3)
+
+            let rows = try await store.connection.query("""
+                SELECT title, image_url, content, language, image_backfill_attempts FROM public.articles ORDER BY title
+                """, label: "rows").rows
+            #expect(rows.count == 3)
+            for row in rows {
+                let number = Int(row["title"]!.split(separator: " ").last!)!
+                if number == 3 {
+                    #expect(row["image_url"] == nil && row["content"] == nil)
+                    #expect(row.int("image_backfill_attempts") == 1, "left for --backfill")
+                    continue
+                }
+                #expect(row["image_url"] == "\(base)/images/\(number).jpg")
+                #expect(row["content"]?.contains("Parte 4 da história \(number).") == true)
+                #expect(row["content"]?.contains("direitos reservados") == false)
+                #expect(row["language"] == (number == 2 ? "es" : "pt"), "story \(number)")
+            }
+
+            // The same feed again: no new rows, so no page is fetched.
+            let second = try await pass.run(sources: [try #require(try await store.source(slug: "pt-source"))])
+            #expect(second.outcomes.first?.inserted == 0 && second.outcomes.first?.enriched == 0)
+            #expect(pageHits.withLock { $0 } == 3)
+            await store.connection.close()
+        }
+    }
+}
+
+/// The current time as an RFC 822 date (feed items must fall inside the retention window).
+enum RFC822 {
+    static var now: String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: Date())
+    }
+}
