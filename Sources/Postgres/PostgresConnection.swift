@@ -12,7 +12,9 @@ public actor PostgresConnection {
 
     public nonisolated let settings: ConnectionSettings
     private let logger: Logger
-    private var handle: OpaquePointer?
+    /// Only touched from the actor's own thread, and by `deinit` once no reference is left;
+    /// `nonisolated(unsafe)` only so that plain deinit may finish it (see there).
+    nonisolated(unsafe) private var handle: OpaquePointer?
     private var noticeSink: Unmanaged<NoticeSink>?
     private var transactionDepth = 0
     /// The role the session writes as after set-up (`service_role` or the session user).
@@ -31,8 +33,10 @@ public actor PostgresConnection {
         return connection
     }
 
-    // Runs on the connection thread, like every other libpq call.
-    isolated deinit {
+    // A plain (nonisolated) deinit: the last reference is gone, so no query can run concurrently
+    // and PQfinish may run on the releasing thread. (`isolated deinit` made Swift 6.3's optimizer
+    // report a "circular reference" in modules that inline through this actor, breaking -c release.)
+    deinit {
         if let handle { PQfinish(handle) }
         noticeSink?.release()
         executor.shutdown()
