@@ -67,7 +67,7 @@ install:
 	@test -x .build/release/pulse-ingest || { echo "no release build: run 'make release' first" >&2; exit 1; }
 	install -d -m 755 $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR) \
 	  $(DESTDIR)$(PREFIX)/share/doc/pulse-ingest
-	install -m 755 .build/release/pulse-ingest $(DESTDIR)$(PREFIX)/bin/pulse-ingest
+	install -s -m 755 .build/release/pulse-ingest $(DESTDIR)$(PREFIX)/bin/pulse-ingest
 	for unit in $(UNITS); do \
 	  sed 's|/usr/local/|$(PREFIX)/|g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit.new && \
 	  chmod 644 $(DESTDIR)$(UNITDIR)/$$unit.new && \

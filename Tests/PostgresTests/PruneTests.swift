@@ -34,13 +34,24 @@ struct PruneTests {
             #expect(dry == expected)
             #expect(try await db.query("SELECT count(*) FROM public.articles", label: "n").rows.first?.int("count") == 12)
 
-            // A small batch size exercises the batching loop; a writer inserts meanwhile.
-            async let writer = store.insertArticles((0..<50).map {
-                ArticleCandidate(title: "Fresh \($0)", link: "https://fresh.example/\($0)", content: "c",
-                                 imageURL: "https://fresh.example/\($0).jpg")
-            }, source: sources["s"]!)
+            // A small batch size exercises the batching loop; a writer on its own session (as a
+            // running daemon would be) inserts fresh rows in small batches meanwhile.
+            let writerStore = ArticleStore(connection: try await database.connect())
+            let source = sources["s"]!
+            async let writer: Int = {
+                var inserted = 0
+                for batch in 0..<10 {
+                    inserted += try await writerStore.insertArticles((0..<5).map {
+                        let number = batch * 5 + $0
+                        return ArticleCandidate(title: "Fresh \(number)", link: "https://fresh.example/\(number)",
+                                                content: "c", imageURL: "https://fresh.example/\(number).jpg")
+                    }, source: source).inserted
+                }
+                return inserted
+            }()
             let counts = try await store.prune(windows, now: now, batchSize: 2)
-            #expect(try await writer.inserted == 50)
+            #expect(try await writer == 50)
+            await writerStore.connection.close()
             #expect(counts == expected)
 
             let rows = try await db.query("""
