@@ -88,8 +88,8 @@ public enum ConfigLoader {
 private struct ConfigParser {
     let diag: Diagnostics
 
-    static let rootKeys = ["version", "defaults", "fetch", "schedule", "retention", "prune_unlisted", "categories",
-                           "sources"]
+    static let rootKeys = ["version", "defaults", "fetch", "schedule", "enrichment", "retention", "prune_unlisted",
+                           "categories", "sources"]
 
     func parseRoot(_ root: Node) -> PulseConfiguration? {
         guard let map = MappingView(root, section: "top level", allowedKeys: Self.rootKeys, diag) else { return nil }
@@ -106,6 +106,7 @@ private struct ConfigParser {
         if let node = map.node("defaults") { config.defaults = parseDefaults(node) }
         if let node = map.node("fetch") { config.fetch = parseFetch(node) }
         if let node = map.node("schedule") { config.schedule = parseSchedule(node) }
+        if let node = map.node("enrichment") { config.enrichment = parseEnrichment(node) }
         if let node = map.node("retention") { config.retention = parseRetention(node) }
         config.pruneUnlisted = map.bool("prune_unlisted", default: false)
         if map.has("categories") {
@@ -166,6 +167,17 @@ private struct ConfigParser {
                        + "(\(fetch.maxConcurrentFetches))", at: map.mark(of: "max_per_host"))
         }
         return fetch
+    }
+
+    private func parseEnrichment(_ node: Node) -> EnrichmentConfig {
+        let base = EnrichmentConfig()
+        let keys = ["enabled", "concurrency", "per_source_budget_seconds"]
+        guard let map = MappingView(node, section: "enrichment", allowedKeys: keys, diag) else { return base }
+        return EnrichmentConfig(
+            enabled: map.bool("enabled", default: base.enabled),
+            concurrency: map.int("concurrency", default: base.concurrency, range: 1...64),
+            perSourceBudgetSeconds: map.int("per_source_budget_seconds", default: base.perSourceBudgetSeconds,
+                                            range: 1...3600))
     }
 
     private func parseSchedule(_ node: Node) -> ScheduleSettings {

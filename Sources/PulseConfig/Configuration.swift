@@ -8,6 +8,7 @@ public struct PulseConfiguration: Sendable, Equatable {
     public var defaults: SourceDefaults
     public var fetch: FetchSettings
     public var schedule: ScheduleSettings
+    public var enrichment: EnrichmentConfig
     public var retention: RetentionSettings
     /// When true, source sync deactivates DB sources that are absent from the file.
     public var pruneUnlisted: Bool
@@ -21,6 +22,7 @@ public struct PulseConfiguration: Sendable, Equatable {
         defaults: SourceDefaults = SourceDefaults(),
         fetch: FetchSettings = FetchSettings(),
         schedule: ScheduleSettings = ScheduleSettings(),
+        enrichment: EnrichmentConfig = EnrichmentConfig(),
         retention: RetentionSettings = RetentionSettings(),
         pruneUnlisted: Bool = false,
         categories: [CategoryConfig] = CategoryConfig.contractCategories,
@@ -30,6 +32,7 @@ public struct PulseConfiguration: Sendable, Equatable {
         self.defaults = defaults
         self.fetch = fetch
         self.schedule = schedule
+        self.enrichment = enrichment
         self.retention = retention
         self.pruneUnlisted = pruneUnlisted
         self.categories = categories
@@ -115,6 +118,22 @@ public struct ScheduleSettings: Sendable, Equatable {
     public init(minIntervalMinutes: Int = 15, maxIntervalHours: Int = 24) {
         self.minIntervalMinutes = minIntervalMinutes
         self.maxIntervalHours = maxIntervalHours
+    }
+}
+
+/// Ingest-time enrichment of new rows (one page fetch each: og:image, readable body, language).
+/// `--backfill` uses the same concurrency; `enabled: false` only turns off the ingest-time step.
+public struct EnrichmentConfig: Sendable, Equatable {
+    public var enabled: Bool
+    /// Article pages fetched at once (the fetcher's per-host politeness still applies).
+    public var concurrency: Int
+    /// Time one source's new rows may spend on enrichment; rows not reached are left to --backfill.
+    public var perSourceBudgetSeconds: Int
+
+    public init(enabled: Bool = true, concurrency: Int = 4, perSourceBudgetSeconds: Int = 60) {
+        self.enabled = enabled
+        self.concurrency = concurrency
+        self.perSourceBudgetSeconds = perSourceBudgetSeconds
     }
 }
 

@@ -27,6 +27,7 @@ struct FileValidationTests {
         ("defaults", "fetch_intervall_hours: 2", "fetch_interval_hours"),
         ("fetch", "user_agnet: x", "user_agent"),
         ("schedule", "min_interval_minute: 5", "min_interval_minutes"),
+        ("enrichment", "concurency: 2", "concurrency"),
         ("retention", "article_days: 7", "articles_days"),
     ])
     func unknownKeysInEverySection(section: String, line: String, suggestion: String) {
@@ -125,6 +126,7 @@ struct FileValidationTests {
               max_concurrent_fetches: 4
               per_host_requests_per_second: 0.5
             schedule: { min_interval_minutes: 30, max_interval_hours: 12 }
+            enrichment: { enabled: false, concurrency: 8, per_source_budget_seconds: 30 }
             prune_unlisted: true
 
             """ + oneSource()
@@ -134,7 +136,13 @@ struct FileValidationTests {
         #expect(config.fetch.perHostRequestsPerSecond == 0.5)
         #expect(config.fetch.totalTimeoutSeconds == 60)
         #expect(config.schedule == ScheduleSettings(minIntervalMinutes: 30, maxIntervalHours: 12))
+        #expect(config.enrichment == EnrichmentConfig(enabled: false, concurrency: 8, perSourceBudgetSeconds: 30))
         #expect(config.pruneUnlisted)
+    }
+
+    @Test func enrichmentBoundsAreChecked() {
+        let yaml = "enrichment:\n  concurrency: 0\n" + oneSource()
+        _ = expectIssue(issues(yaml), containing: "concurrency", line: 2, source: nil)
     }
 
     @Test func yamlSyntaxErrorCarriesItsLine() {

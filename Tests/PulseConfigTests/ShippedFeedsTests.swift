@@ -21,6 +21,7 @@ struct ShippedFeedsTests {
         #expect(config.defaults == SourceDefaults(fetchIntervalHours: 2, maxContentLength: 200_000, languageDetection: true))
         #expect(config.fetch == FetchSettings())
         #expect(config.schedule == ScheduleSettings())
+        #expect(config.enrichment == EnrichmentConfig())
         #expect(config.retention == RetentionSettings())
         #expect(config.pruneUnlisted == false)
     }

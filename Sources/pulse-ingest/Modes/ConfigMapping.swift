@@ -34,7 +34,8 @@ extension PulseConfiguration {
     /// One page fetch per new article: og:image, readable body, language.
     func enricher(fetcher: HTTPFetcher, logger: Logger) -> Enricher {
         Enricher(fetcher: fetcher, settings: EnrichmentSettings(
-            concurrency: 4, perSourceBudget: .seconds(60), pageBodyLimit: fetch.pageBodyLimitBytes,
+            concurrency: enrichment.concurrency, perSourceBudget: .seconds(enrichment.perSourceBudgetSeconds),
+            pageBodyLimit: fetch.pageBodyLimitBytes,
             maxContentLength: defaults.maxContentLength), logger: logger)
     }
 

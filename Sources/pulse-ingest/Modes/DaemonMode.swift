@@ -151,7 +151,7 @@ struct DaemonMode {
         let concurrency = configuration.fetch.maxConcurrentFetches
         let bodyLimit = configuration.fetch.feedBodyLimitBytes
         let detectionOff = configuration.languageDetectionOff
-        let enricher = configuration.enricher(fetcher: fetcher, logger: logger)
+        let enricher = configuration.enrichment.enabled ? configuration.enricher(fetcher: fetcher, logger: logger) : nil
         return DaemonSettings(claimBatch: max(concurrency, 8)) { store in
             var pass = IngestPass(store: store, fetcher: fetcher, parserOptions: parserOptions,
                                   retentionDays: retentionDays, concurrency: concurrency,

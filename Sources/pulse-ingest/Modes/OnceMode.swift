@@ -39,7 +39,9 @@ struct OnceMode {
                                   concurrency: context.configuration.fetch.maxConcurrentFetches, logger: context.logger)
             pass.feedBodyLimit = context.configuration.fetch.feedBodyLimitBytes
             pass.languageDetectionOff = context.configuration.languageDetectionOff
-            pass.enricher = context.configuration.enricher(fetcher: fetcher, logger: context.logger)
+            if context.configuration.enrichment.enabled {
+                pass.enricher = context.configuration.enricher(fetcher: fetcher, logger: context.logger)
+            }
             let summary = try await pass.run(sources: sources, stop: trap.stop) { outcome in
                 print(outcome.line)
             }
