@@ -7,7 +7,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 # With no DATABASE_URL, `run` and `test` use a private PostgreSQL cluster under .pgdata/.
 PG := bash .ci/local-postgres
 
-.PHONY: all deps build release run test test-unit db-start db-stop db-url clean install check-units
+.PHONY: all deps build release run test test-unit bench bench-feeds bench-articles bench-daemon demo db-start db-stop db-url clean install check-units
 
 all: build
 
@@ -37,6 +37,22 @@ test:
 	  [ $$running -eq 1 ] || $(PG) stop; \
 	  [ $$status -eq 0 ] || exit $$status; \
 	  bash systemd/check-units
+
+# Benchmarks: each prints ratios against a baseline measured in the same run (Tests/Benchmarks/).
+bench: bench-feeds bench-articles bench-daemon
+
+bench-feeds: release
+	bash Tests/Benchmarks/feed-parse.sh
+
+bench-articles: release
+	bash Tests/Benchmarks/article-extract.sh
+
+bench-daemon: release
+	bash Tests/Benchmarks/daemon-farm.sh
+
+# The product with no internet: private PostgreSQL, the benchmark's loopback feed farm, the service.
+demo: release
+	bash Tests/Benchmarks/demo.sh
 
 # Unit tests only (no PostgreSQL needed).
 test-unit:

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Article extraction: quality (token F1) and pages/s of `pulse-ingest --dump-article --text`
+against trafilatura and readability-lxml on the same pages in the same run (stdlib only).
+
+Called by article-extract.sh, which builds the venv. Prints, never asserts.
+  Quality: every `NAME.html` with a `NAME.expected.txt` beside it in the page folders, each tool
+  run once; token-level precision/recall/F1 over lower-cased word tokens (the metric of the
+  public article-extraction benchmarks, the same as Tests/ReadabilityTests/TokenF1.swift).
+  Speed: the pages copied COPIES times under distinct names, every tool over all of them in one
+  process per run (startup included), runs interleaved round-robin, medians reported.
+"""
+import argparse
+import collections
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+GOAL_TRAFILATURA = 10.0
+TOKEN = re.compile(r"[^\W_]+")
+
+
+def tokens(text):
+    return TOKEN.findall(text.lower())
+
+
+def token_f1(extracted, expected):
+    got, want = tokens(extracted), tokens(expected)
+    if not got or not want:
+        return 0.0, 0.0, 0.0
+    overlap = sum((collections.Counter(got) & collections.Counter(want)).values())
+    p, r = overlap / len(got), overlap / len(want)
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+def run(argv):
+    """Wall seconds, CPU seconds, peak RSS (KiB) and exit code of one child."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, os.waitstatus_to_exitcode(status), err
+
+
+def tool_argv(name, args, out_dir, files):
+    if name == "pulse-ingest":
+        return [args.binary, "--dump-article", "--text", "--out-dir", out_dir, *files]
+    return [args.python, os.path.join(args.here, "peer-extract.py"), name, out_dir, *files]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", required=True)
+    ap.add_argument("--python", required=True, help="the venv's python with trafilatura and readability-lxml")
+    ap.add_argument("--pages", action="append", required=True, help="folder of NAME.html + NAME.expected.txt")
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--copies", type=int, default=20)
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    args.here = os.path.dirname(os.path.abspath(__file__))
+    tools = ["pulse-ingest", "trafilatura", "readability-lxml"]
+    t0 = time.perf_counter()
+
+    pages = []
+    for folder in args.pages:
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".html") and os.path.exists(os.path.join(folder, name[:-5] + ".expected.txt")):
+                pages.append(os.path.join(folder, name))
+    if not pages:
+        sys.exit("bench: no NAME.html with NAME.expected.txt in " + ", ".join(args.pages))
+    names = [os.path.basename(p)[:-5] for p in pages]
+    if len(set(names)) != len(names):
+        sys.exit("bench: two page folders hold the same page name")
+
+    # Quality: one run of each tool over the labelled pages.
+    scores = {t: {} for t in tools}
+    for t in tools:
+        out = os.path.join(args.work, "quality", t)
+        shutil.rmtree(out, ignore_errors=True)
+        os.makedirs(out)
+        _, _, _, code, err = run(tool_argv(t, args, out, pages))
+        if code < 0 or (code != 0 and t == "pulse-ingest"):
+            print(f"bench: {t} exited {code} on the labelled pages: {err.strip()[:300]}", file=sys.stderr)
+        for page, name in zip(pages, names):
+            with open(page[:-5] + ".expected.txt", encoding="utf-8") as fh:
+                expected = fh.read()
+            try:
+                with open(os.path.join(out, name + ".txt"), encoding="utf-8") as fh:
+                    got = fh.read()
+            except FileNotFoundError:
+                got = ""
+            scores[t][name] = token_f1(got, expected)
+
+    print(f"\nExtraction quality on {len(pages)} labelled pages (token F1; P/R in the mean row)")
+    width = max(len(n) for n in names) + 2
+    print(f"{'page':<{width}}" + "".join(f"{t:>18}" for t in tools))
+    for name in names:
+        print(f"{name:<{width}}" + "".join(f"{scores[t][name][2]:>18.3f}" for t in tools))
+    means = {t: tuple(statistics.mean(s[i] for s in scores[t].values()) for i in range(3)) for t in tools}
+    print(f"{'mean F1':<{width}}" + "".join(f"{means[t][2]:>18.3f}" for t in tools))
+    print(f"{'mean P / R':<{width}}" + "".join(f"{means[t][0]:>9.3f} /{means[t][1]:>6.3f}" for t in tools))
+    wins = sum(1 for n in names if scores["pulse-ingest"][n][2] >= scores["trafilatura"][n][2] - 1e-9)
+    print(f"pulse-ingest >= trafilatura on {wins}/{len(names)} pages")
+
+    # Speed: COPIES copies of every page under distinct names, one process per tool per run.
+    corpus = os.path.join(args.work, "corpus")
+    shutil.rmtree(corpus, ignore_errors=True)
+    os.makedirs(corpus)
+    files = []
+    for copy in range(args.copies):
+        for page, name in zip(pages, names):
+            target = os.path.join(corpus, f"{name}-{copy:03d}.html")
+            shutil.copyfile(page, target)
+            files.append(target)
+    megabytes = sum(os.path.getsize(f) for f in files) / 1e6
+    samples = {t: [] for t in tools}
+    for r in range(args.runs):
+        for t in tools:
+            out = tempfile.mkdtemp(dir=args.work)
+            wall, cpu, rss, code, err = run(tool_argv(t, args, out, files))
+            shutil.rmtree(out)
+            if code < 0 or (code != 0 and t == "pulse-ingest"):
+                sys.exit(f"bench: {t} exited {code} on the corpus: {err.strip()[:300]}")
+            samples[t].append((wall, cpu, rss))
+        print(f"bench: run {r + 1}/{args.runs} at {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+
+    print(f"\nThroughput over {len(files)} pages ({megabytes:.1f} MB; {args.copies} copies of each labelled page), "
+          f"one process per tool, median of {args.runs} runs")
+    print(f"{'tool':<18}{'wall s':>9}{'cpu s':>9}{'pages/s':>10}{'peak RSS MiB':>14}")
+    med = {}
+    for t in tools:
+        wall = statistics.median(s[0] for s in samples[t])
+        cpu = statistics.median(s[1] for s in samples[t])
+        rss = max(s[2] for s in samples[t])
+        med[t] = (wall, cpu)
+        print(f"{t:<18}{wall:>9.2f}{cpu:>9.2f}{len(files) / wall:>10.1f}{rss / 1024:>14.1f}")
+    ours = med["pulse-ingest"][0]
+    vs_traf, vs_rl = med["trafilatura"][0] / ours, med["readability-lxml"][0] / ours
+    print(f"\nRatios of pulse-ingest pages/s: {vs_traf:.1f}x trafilatura "
+          f"({'MET' if vs_traf >= GOAL_TRAFILATURA else 'NOT MET'}, goal >= {GOAL_TRAFILATURA:.0f}x), "
+          f"{vs_rl:.1f}x readability-lxml; by CPU time {med['trafilatura'][1] / med['pulse-ingest'][1]:.1f}x "
+          f"and {med['readability-lxml'][1] / med['pulse-ingest'][1]:.1f}x")
+    print(f"\nbench: done in {time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Article-extraction benchmark behind `make bench`: quality (token F1 against the labelled pages)
+# and pages/s of `pulse-ingest --dump-article --text` in one process, as ratios against
+# trafilatura and readability-lxml (PyPI, in a throwaway venv) on the same pages in the same run,
+# plus peak RSS. Never a timed test: it only prints.
+#
+# Environment (all optional):
+#   PULSE_BIN        binary to measure                  (default .build/release/pulse-ingest)
+#   BENCH_OUT        venv and work folder               (default .build/bench-articles, git-ignored)
+#   BENCH_PAGES      extra folders of NAME.html + NAME.expected.txt, colon-separated (for example
+#                    a held-out set kept outside the repo); the test fixtures are always included
+#   BENCH_COPIES     copies of each page in the speed corpus (default 20)
+#   BENCH_RUNS       timed runs per tool                (default 3)
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=${PULSE_BIN:-$root/.build/release/pulse-ingest}
+[ -e "$bin" ] && bin=$(realpath "$bin")
+out=$(realpath -m "${BENCH_OUT:-$root/.build/bench-articles}")
+venv="$out/venv"
+cd "$root"
+
+die() { echo "bench: $*" >&2; exit 1; }
+[ -x "$bin" ] || die "no binary at $bin (run 'make release', or set PULSE_BIN)"
+if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
+    runner=(); [ "$(id -u)" -ne 0 ] && runner=(sudo)
+    "${runner[@]}" apt-get install -y -q python3-venv >/dev/null || die "could not install python3-venv"
+fi
+
+mkdir -p "$out"
+if ! "$venv/bin/python" -c 'import trafilatura, readability' 2>/dev/null; then
+    echo "bench: creating $venv with trafilatura and readability-lxml from PyPI" >&2
+    rm -rf "$venv"
+    python3 -m venv "$venv" || die "python3 -m venv failed (apt-get install python3-venv)"
+    # pip 23's resolver fails on the lxml[html_clean] extra both peers require; a current pip does not.
+    "$venv/bin/pip" install -q -U pip || die "pip could not upgrade itself"
+    "$venv/bin/pip" install -q 'trafilatura>=2,<3' 'readability-lxml>=0.8' \
+        || die "pip could not install trafilatura and readability-lxml"
+fi
+echo "bench: $("$venv/bin/python" -c 'import importlib.metadata as m; print("trafilatura", m.version("trafilatura"), "readability-lxml", m.version("readability-lxml"))'), binary $bin" >&2
+
+pages=(--pages Tests/ReadabilityTests/Fixtures/pages)
+IFS=: read -r -a extra <<< "${BENCH_PAGES:-}"
+for folder in "${extra[@]}"; do
+    [ -n "$folder" ] && pages+=(--pages "$folder")
+done
+exec python3 "$here/article-bench.py" --binary "$bin" --python "$venv/bin/python" "${pages[@]}" \
+    --work "$out" --copies "${BENCH_COPIES:-20}" --runs "${BENCH_RUNS:-3}"

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Daemon throughput on a loopback feed farm, against a plain COPY of the same rows (stdlib only).
+
+Called by daemon-farm.sh (which builds nothing and starts PostgreSQL); prints, never asserts.
+  1. Starts feed-farm.py (N feeds x M items, some slow, some failing, ETags) and a fresh database.
+  2. `--migrate` with the farm's config, then the service (`pulse-ingest`, no mode flag) with
+     `--allow-networks 127.0.0.0/8`, enrichment off (the farm's article links are not fetchable).
+  3. Cycle 1 (cold): until every feed was requested and the row count is stable: sources/s,
+     articles/s, CPU seconds per 1,000 articles (utime+stime of the daemon from /proc).
+  4. Idle: steady RSS (VmRSS) with every source scheduled; peak RSS (VmHWM).
+  5. Cycle 2 (warm): a share of the feeds publish new items, every source is made due; the rest
+     answer 304.
+  6. Ceiling: the rows the daemon stored, exported and COPY'd into an empty table made LIKE
+     public.articles INCLUDING ALL (same indexes and constraints), timed the same way.
+"""
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+
+def psql(url, sql, *extra):
+    result = subprocess.run(["psql", url, "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-c", sql, *extra],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"bench: psql failed: {result.stderr.strip()} (SQL: {sql[:120]})")
+    return result.stdout.strip()
+
+
+def proc_status(pid):
+    fields = {}
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            key, _, value = line.partition(":")
+            fields[key] = value.strip()
+    return fields
+
+
+def rss_kb(pid, key):
+    return int(proc_status(pid)[key].split()[0])
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        parts = stat.read().rsplit(")", 1)[1].split()
+    return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def farm_stats(port):
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/control/stats", timeout=5) as response:
+        return json.load(response)
+
+
+def farm_post(port, path):
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method="POST", data=b"")
+    with urllib.request.urlopen(request, timeout=5) as response:
+        body = response.read()
+        return json.loads(body) if body else {}
+
+
+def wait_cycle(args, url, pid, started_rows, timeout):
+    """Waits until every feed was requested and the article count is stable for 1.5 s."""
+    deadline = time.monotonic() + timeout
+    last_rows, stable_since = -1, None
+    while time.monotonic() < deadline:
+        if os.waitpid(pid, os.WNOHANG) != (0, 0):
+            sys.exit("bench: the daemon exited during the cycle (see the log above)")
+        stats = farm_stats(args.farm_port)
+        rows = int(psql(url, "SELECT count(*) FROM public.articles"))
+        if stats["distinct_feeds"] >= args.feeds:
+            if rows == last_rows:
+                if stable_since and time.monotonic() - stable_since >= 1.5:
+                    return rows - started_rows, stats, stable_since
+            else:
+                stable_since = time.monotonic()
+        last_rows = rows
+        time.sleep(0.25)
+    sys.exit(f"bench: cycle not finished within {timeout} s "
+             f"({farm_stats(args.farm_port)['distinct_feeds']}/{args.feeds} feeds requested)")
+
+
+def run_cycle(name, args, url, daemon, rows_before):
+    cpu_before = cpu_seconds(daemon.pid)
+    status_before = farm_stats(args.farm_port)["by_status"]
+    start = time.monotonic()
+    inserted, stats, finished = wait_cycle(args, url, daemon.pid, rows_before, args.timeout)
+    wall = finished - start
+    cpu = cpu_seconds(daemon.pid) - cpu_before
+    stats["by_status"] = {code: count - status_before.get(code, 0) for code, count in stats["by_status"].items()}
+    return {"name": name, "wall": wall, "cpu": cpu, "inserted": inserted, "stats": stats}
+
+
+def copy_ceiling(url, folder, rows_expected):
+    """Seconds to COPY the stored rows into an empty LIKE-copy of public.articles (median of 3)."""
+    dump = os.path.join(folder, "articles.copy")
+    columns = psql(url, """
+        SELECT string_agg(quote_ident(column_name), ',' ORDER BY ordinal_position)
+        FROM information_schema.columns
+        WHERE table_schema = 'public' AND table_name = 'articles' AND is_generated = 'NEVER'
+        """)
+    psql(url, f"\\copy (SELECT {columns} FROM public.articles) TO '{dump}'")
+    times = []
+    for _ in range(3):
+        psql(url, "DROP SCHEMA IF EXISTS bench_copy CASCADE; CREATE SCHEMA bench_copy; "
+                  "CREATE TABLE bench_copy.articles (LIKE public.articles INCLUDING ALL)")
+        start = time.monotonic()
+        psql(url, f"\\copy bench_copy.articles ({columns}) FROM '{dump}'")
+        times.append(time.monotonic() - start)
+        copied = int(psql(url, "SELECT count(*) FROM bench_copy.articles"))
+        if copied != rows_expected:
+            sys.exit(f"bench: COPY stored {copied} rows, expected {rows_expected}")
+    psql(url, "DROP SCHEMA bench_copy CASCADE")
+    return sorted(times)[1], os.path.getsize(dump)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--database-url", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--feeds", type=int, default=2000)
+    parser.add_argument("--items", type=int, default=30)
+    parser.add_argument("--hosts", type=int, default=20)
+    parser.add_argument("--farm-port", type=int, default=18080)
+    parser.add_argument("--metrics-port", type=int, default=19464)
+    parser.add_argument("--timeout", type=float, default=900)
+    parser.add_argument("--idle-seconds", type=float, default=20)
+    parser.add_argument("--advance-share", type=float, default=0.2)
+    args = parser.parse_args()
+    here = os.path.dirname(os.path.abspath(__file__))
+    os.makedirs(args.work, exist_ok=True)
+    config = os.path.join(args.work, "farm.yaml")
+    url = args.database_url
+
+    farm = subprocess.Popen([sys.executable, os.path.join(here, "feed-farm.py"), "--port", str(args.farm_port),
+                             "--feeds", str(args.feeds), "--items", str(args.items), "--hosts", str(args.hosts),
+                             "--config-out", config], stdout=subprocess.PIPE, text=True)
+    daemon = None
+    try:
+        print(farm.stdout.readline().strip(), file=sys.stderr)
+        env = dict(os.environ, DATABASE_URL=url)
+        subprocess.run([args.binary, "--migrate", "--config", config, "--log-level", "warning"],
+                       env=env, check=True, stdout=subprocess.DEVNULL)
+        log = open(os.path.join(args.work, "daemon.log"), "w")
+        daemon = subprocess.Popen([args.binary, "--config", config, "--allow-networks", "127.0.0.0/8",
+                                   "--metrics-address", f"127.0.0.1:{args.metrics_port}", "--log-level", "warning"],
+                                  env=env, stdout=log, stderr=log)
+        cold = run_cycle("cold", args, url, daemon, 0)
+        rows_after_cold = cold["inserted"]
+        peak_after_cold = rss_kb(daemon.pid, "VmHWM")
+        time.sleep(args.idle_seconds)
+        steady = rss_kb(daemon.pid, "VmRSS")
+
+        changed = farm_post(args.farm_port, f"/control/advance?share={args.advance_share}")["changed"]
+        farm_post(args.farm_port, "/control/mark")
+        psql(url, "UPDATE public.sources SET next_due_at = now() WHERE is_active")
+        daemon.send_signal(signal.SIGHUP)   # reload = wake now, instead of at the next idle poll
+        warm = run_cycle("warm", args, url, daemon, rows_after_cold)
+        peak = rss_kb(daemon.pid, "VmHWM")
+        scheduled = int(psql(url, "SELECT count(*) FROM public.sources WHERE is_active AND next_due_at > now()"))
+        daemon.send_signal(signal.SIGTERM)
+        daemon.wait(timeout=60)
+        total_rows = int(psql(url, "SELECT count(*) FROM public.articles"))
+        copy_seconds, copy_bytes = copy_ceiling(url, args.work, total_rows)
+    finally:
+        if daemon and daemon.poll() is None:
+            daemon.kill()
+        farm.terminate()
+        farm.wait()
+
+    copy_rate = total_rows / copy_seconds
+    print(f"\nDaemon on a loopback farm: {args.feeds} feeds x {args.items} items on {args.hosts} hosts "
+          f"({cold['stats']['failing']} failing, {cold['stats']['slow']} slow), enrichment off, "
+          f"binary {args.binary}")
+    print(f"{'cycle':<6} {'wall s':>7} {'sources/s':>10} {'articles':>9} {'articles/s':>11} "
+          f"{'CPU s/1k art':>13} {'HTTP 200/304/500':>17}")
+    for cycle in (cold, warm):
+        by = cycle["stats"]["by_status"]
+        per_k = cycle["cpu"] / (cycle["inserted"] / 1000) if cycle["inserted"] else float("nan")
+        print(f"{cycle['name']:<6} {cycle['wall']:>7.1f} {args.feeds / cycle['wall']:>10.1f} {cycle['inserted']:>9} "
+              f"{cycle['inserted'] / cycle['wall']:>11.0f} {per_k:>13.3f} "
+              f"{by.get('200', 0):>7}/{by.get('304', 0)}/{by.get('500', 0)}")
+    print(f"warm cycle: {changed} feeds published 5 new items each; the rest could answer 304 "
+          f"(HTTP counts include retries of the failing feeds)")
+    print(f"RSS: peak {peak / 1024:.1f} MB (after the cold cycle {peak_after_cold / 1024:.1f} MB), "
+          f"steady {steady / 1024:.1f} MB idle with {scheduled} sources scheduled (goal <= 64 MB)")
+    print(f"COPY ceiling: {total_rows} rows ({copy_bytes / 1e6:.1f} MB) in {copy_seconds:.2f} s = "
+          f"{copy_rate:.0f} rows/s into an empty LIKE-copy of public.articles")
+    ratio = (cold["inserted"] / cold["wall"]) / copy_rate
+    print(f"ratio: cold-cycle articles/s / COPY rows/s = {ratio:.3f} (goal >= 0.5)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# `make demo`: the whole product on a machine with no internet. The private PostgreSQL (database
+# pulse_demo), the loopback feed farm of the benchmark and the service ingesting it, in the
+# foreground with its logs; Ctrl-C stops the service (it drains and releases its leases), then
+# the farm. Watch it from another terminal:
+#   curl -s 127.0.0.1:9464/metrics | grep ^pulse_      # Prometheus metrics
+#   psql "$(bash .ci/local-postgres url | sed 's|/pulse$|/pulse_demo|')" -c 'SELECT count(*) FROM articles'
+# Environment: DEMO_FEEDS (default 2000), DEMO_HOSTS (20), DEMO_FARM_PORT (18090), PULSE_BIN.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=${PULSE_BIN:-$root/.build/release/pulse-ingest}
+work="$root/.build/demo"
+cd "$root"
+[ -x "$bin" ] || { echo "demo: no binary at $bin (run 'make release')" >&2; exit 1; }
+mkdir -p "$work"
+bash .ci/local-postgres start >/dev/null
+base=$(bash .ci/local-postgres url)
+psql "${base%/*}/postgres" -X -q -Atc "SELECT 1 FROM pg_database WHERE datname = 'pulse_demo'" | grep -q 1 \
+    || psql "${base%/*}/postgres" -X -q -c "CREATE DATABASE pulse_demo"
+export DATABASE_URL="${base%/*}/pulse_demo"
+
+python3 "$here/feed-farm.py" --port "${DEMO_FARM_PORT:-18090}" --feeds "${DEMO_FEEDS:-2000}" \
+    --hosts "${DEMO_HOSTS:-20}" --config-out "$work/farm.yaml" &
+farm=$!
+daemon=""
+stop() {
+    [ -n "$daemon" ] && kill -TERM "$daemon" 2>/dev/null && wait "$daemon" 2>/dev/null || true
+    kill "$farm" 2>/dev/null; wait "$farm" 2>/dev/null || true
+    echo "demo: stopped (PostgreSQL keeps running: make db-stop)" >&2
+}
+trap stop EXIT
+trap 'exit 130' INT TERM
+sleep 1
+"$bin" --migrate --config "$work/farm.yaml"
+echo "demo: the service is starting; metrics on http://127.0.0.1:9464/metrics; Ctrl-C stops" >&2
+"$bin" --config "$work/farm.yaml" --allow-networks 127.0.0.0/8 --metrics-address 127.0.0.1:9464 &
+daemon=$!
+wait "$daemon"

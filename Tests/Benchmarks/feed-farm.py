@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""A loopback feed farm for `make bench` (daemon throughput) and `make demo` (stdlib only).
+
+Serves N RSS feeds of M items each from several loopback addresses (127.0.0.1 .. 127.0.0.H, one
+port), so the daemon's per-host politeness sees H hosts as it would on the internet. Every feed
+has an ETag and answers a matching If-None-Match with 304. A few feeds are slow (they stall before
+answering) and a few always fail with 500. POST /control/advance makes a share of the feeds publish
+new items (a new ETag), so a second cycle sees a realistic mix of 304s and 200s.
+
+Article links point at `*.farm.pulse-bench.example` names: the feed parser stores only links that
+look public (never a loopback or private IP literal), so the farm cannot serve the article pages
+itself; the generated config turns ingest-time enrichment off, and nothing fetches those links.
+
+  feed-farm.py --port 18080 --feeds 2000 --items 30 --hosts 20 --config-out farm.yaml
+
+Control (any host): GET /control/stats (JSON counters), POST /control/mark (reset the "distinct
+feeds requested" set), POST /control/advance?share=0.2&new=5.
+"""
+import argparse
+import datetime
+import hashlib
+import json
+import random
+import threading
+import time
+from email.utils import format_datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+
+WORDS = ("council budget transit harbour storm vaccine election market rail strike museum energy "
+         "climate court school river festival league bridge housing data science health farm").split()
+
+
+class Farm:
+    def __init__(self, args):
+        self.args = args
+        self.lock = threading.Lock()
+        self.generation = [0] * (args.feeds + 1)   # per feed: bumped by /control/advance
+        self.cache = {}                            # (feed, generation) -> bytes
+        self.requests = 0
+        self.by_status = {}
+        self.distinct = set()
+        self.now = datetime.datetime.now(datetime.timezone.utc)
+        self.slow = {n for n in range(1, args.feeds + 1) if args.slow_every and n % args.slow_every == 0}
+        self.failing = {n for n in range(1, args.feeds + 1) if args.fail_every and n % args.fail_every == 7}
+
+    def host_of(self, feed):
+        return f"127.0.0.{(feed - 1) % self.args.hosts + 1}"
+
+    def article_url(self, feed, item):
+        return f"https://n{feed}.farm.pulse-bench.example/story/{feed}-{item}"
+
+    def feed_body(self, feed):
+        generation = self.generation[feed]
+        key = (feed, generation)
+        body = self.cache.get(key)
+        if body is not None:
+            return body, generation
+        rng = random.Random(feed * 7919 + generation)
+        newest = self.args.items + generation * self.args.new_items
+        items = []
+        for item in range(newest, newest - self.args.items, -1):
+            words = [rng.choice(WORDS) for _ in range(8)]
+            title = " ".join(words).capitalize()
+            published = self.now - datetime.timedelta(minutes=37 * (newest - item) + feed % 60)
+            summary = " ".join(rng.choice(WORDS) for _ in range(45))
+            items.append(
+                f"<item><title>{title} ({feed}-{item})</title>"
+                f"<link>{self.article_url(feed, item)}</link>"
+                f"<guid isPermaLink=\"false\">farm-{feed}-{item}</guid>"
+                f"<pubDate>{format_datetime(published, usegmt=True)}</pubDate>"
+                f"<dc:creator>Reporter {rng.randint(1, 40)}</dc:creator>"
+                f"<description>&lt;p&gt;{summary.capitalize()}.&lt;/p&gt;</description>"
+                f"<media:thumbnail url=\"https://img.farm.pulse-bench.example/{feed}/{item}.jpg\"/>"
+                "</item>")
+        body = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                "<rss version=\"2.0\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" "
+                "xmlns:media=\"http://search.yahoo.com/mrss/\"><channel>"
+                f"<title>Farm feed {feed}</title><link>https://n{feed}.farm.pulse-bench.example/</link>"
+                "<description>Generated</description>" + "".join(items) + "</channel></rss>").encode()
+        self.cache[key] = body
+        return body, generation
+
+    def count(self, status, feed=None):
+        with self.lock:
+            self.requests += 1
+            self.by_status[status] = self.by_status.get(status, 0) + 1
+            if feed is not None:
+                self.distinct.add(feed)
+
+
+def make_handler(farm):
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def reply(self, status, body=b"", content_type="text/plain", headers=()):
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            for name, value in headers:
+                self.send_header(name, value)
+            self.end_headers()
+            if body and self.command != "HEAD":
+                self.wfile.write(body)
+
+        def do_GET(self):
+            url = urlparse(self.path)
+            parts = url.path.strip("/").split("/")
+            if parts[0] == "feeds" and len(parts) == 2 and parts[1].endswith(".xml"):
+                return self.feed(int(parts[1][:-4]))
+            if url.path == "/control/stats":
+                with farm.lock:
+                    stats = {"requests": farm.requests, "by_status": farm.by_status,
+                             "distinct_feeds": len(farm.distinct), "feeds": farm.args.feeds,
+                             "failing": len(farm.failing), "slow": len(farm.slow)}
+                return self.reply(200, json.dumps(stats).encode(), "application/json")
+            self.reply(404, b"not found")
+
+        def do_POST(self):
+            url = urlparse(self.path)
+            if url.path == "/control/mark":
+                with farm.lock:
+                    farm.distinct.clear()
+                return self.reply(204)
+            if url.path == "/control/advance":
+                query = parse_qs(url.query)
+                share = float(query.get("share", ["0.2"])[0])
+                rng = random.Random(int(time.time()))
+                changed = 0
+                with farm.lock:
+                    for feed in range(1, farm.args.feeds + 1):
+                        if rng.random() < share:
+                            farm.generation[feed] += 1
+                            changed += 1
+                return self.reply(200, json.dumps({"changed": changed}).encode(), "application/json")
+            self.reply(404, b"not found")
+
+        def feed(self, feed):
+            if not 1 <= feed <= farm.args.feeds:
+                farm.count(404)
+                return self.reply(404, b"no such feed")
+            if feed in farm.slow:
+                time.sleep(farm.args.slow_seconds)
+            if feed in farm.failing:
+                farm.count(500, feed)
+                return self.reply(500, b"upstream exploded")
+            with farm.lock:
+                body, generation = farm.feed_body(feed)
+            etag = f"\"farm-{feed}-{generation}\""
+            if self.headers.get("If-None-Match") == etag:
+                farm.count(304, feed)
+                return self.reply(304, headers=[("ETag", etag)])
+            farm.count(200, feed)
+            self.reply(200, body, "application/rss+xml; charset=utf-8", [("ETag", etag)])
+
+    return Handler
+
+
+def write_config(farm, path):
+    args = farm.args
+    lines = [
+        "# Generated by Tests/Benchmarks/feed-farm.py: a loopback farm, not real sources.",
+        "version: 1",
+        "fetch:",
+        f"  max_concurrent_fetches: {args.concurrency}",
+        f"  max_per_host: {min(args.per_host, args.concurrency)}",
+        f"  per_host_requests_per_second: {args.per_host_rps}",
+        "  total_timeout_seconds: 30",
+        "enrichment:",
+        "  enabled: false",
+        "sources:",
+    ]
+    for feed in range(1, args.feeds + 1):
+        lines += [
+            f"  - slug: farm-{feed:05d}",
+            f"    name: Farm feed {feed}",
+            f"    feed_url: http://{farm.host_of(feed)}:{args.port}/feeds/{feed}.xml",
+            f"    category: {('world', 'technology', 'business', 'science')[feed % 4]}",
+            f"    language: {('en', 'pt', 'es')[feed % 3]}",
+        ]
+    with open(path, "w") as out:
+        out.write("\n".join(lines) + "\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, default=18080)
+    parser.add_argument("--feeds", type=int, default=2000)
+    parser.add_argument("--items", type=int, default=30)
+    parser.add_argument("--new-items", type=int, default=5, help="items a feed publishes per /control/advance")
+    parser.add_argument("--hosts", type=int, default=20, help="loopback addresses 127.0.0.1..127.0.0.H")
+    parser.add_argument("--slow-every", type=int, default=100, help="every Nth feed stalls (0: none)")
+    parser.add_argument("--slow-seconds", type=float, default=2.0)
+    parser.add_argument("--fail-every", type=int, default=50, help="feeds with N %% this == 7 answer 500")
+    parser.add_argument("--config-out", help="write a feeds.yaml for the farm here")
+    parser.add_argument("--concurrency", type=int, default=32, help="fetch.max_concurrent_fetches in the config")
+    parser.add_argument("--per-host", type=int, default=4, help="fetch.max_per_host in the config")
+    parser.add_argument("--per-host-rps", type=float, default=50, help="fetch.per_host_requests_per_second")
+    args = parser.parse_args()
+    if not 1 <= args.hosts <= 254:
+        parser.error("--hosts must be 1..254")
+    farm = Farm(args)
+    if args.config_out:
+        write_config(farm, args.config_out)
+    handler = make_handler(farm)
+    servers = []
+    for host in range(1, args.hosts + 1):
+        ThreadingHTTPServer.request_queue_size = 256
+        server = ThreadingHTTPServer((f"127.0.0.{host}", args.port), handler)
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+    print(f"feed-farm: {args.feeds} feeds x {args.items} items on 127.0.0.1-{args.hosts}:{args.port} "
+          f"({len(farm.slow)} slow, {len(farm.failing)} failing)", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for server in servers:
+            server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
