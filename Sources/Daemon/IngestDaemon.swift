@@ -31,13 +31,18 @@ public struct DaemonSettings: Sendable {
     public var lease: Duration
     /// Longest sleep when nothing is due.
     public var idlePoll: Duration
+    /// Passes that may run at once. A pass ends only when its slowest source does (a stalled
+    /// server can hold one for the whole fetch timeout), so the next batch is claimed while
+    /// earlier ones finish instead of the whole daemon waiting on one feed.
+    public var passesInFlight: Int
     public var makePass: @Sendable (ArticleStore) -> IngestPass
 
     public init(claimBatch: Int = 16, lease: Duration = .seconds(600), idlePoll: Duration = .seconds(30),
-                makePass: @escaping @Sendable (ArticleStore) -> IngestPass) {
+                passesInFlight: Int = 4, makePass: @escaping @Sendable (ArticleStore) -> IngestPass) {
         self.claimBatch = max(1, claimBatch)
         self.lease = lease
         self.idlePoll = idlePoll
+        self.passesInFlight = max(1, passesInFlight)
         self.makePass = makePass
     }
 }
@@ -53,6 +58,10 @@ public final class IngestDaemon: Service, Sendable {
     private let stop = StopSignal()
     /// Set by `update` so a sleeping loop claims again at once (new sources after SIGHUP).
     private let nudged = Atomic<Bool>(false)
+    /// Passes started and not yet finished.
+    private let running = Atomic<Int>(0)
+    /// Passes that failed on the database since the loop last looked (it backs off).
+    private let passFailures = Atomic<Int>(0)
 
     public init(workerID: String, store: ArticleStore, settings: DaemonSettings,
                 observer: any DaemonObserver, logger: Logger) {
@@ -73,7 +82,7 @@ public final class IngestDaemon: Service, Sendable {
     public func requestStop() { stop.stop() }
 
     public func run() async throws {
-        try await withGracefulShutdownHandler {
+        await withGracefulShutdownHandler {
             await loop()
         } onGracefulShutdown: { [stop] in
             stop.stop()
@@ -83,30 +92,54 @@ public final class IngestDaemon: Service, Sendable {
     private func loop() async {
         var ready = false
         var failures = 0
-        while !stop.isStopped {
-            let current = settings.withLock { $0 }
-            do {
-                let claimed = try await store.claimDueSources(workerID: workerID, limit: current.claimBatch,
-                                                              lease: current.lease)
-                failures = 0
-                if !ready {
-                    ready = true
-                    observer.daemonReady(workerID: workerID)
-                }
-                observer.loopTicked(at: Date())
-                if let counts = try? await store.sourceCounts() { observer.sourcesCounted(counts) }
-                if claimed.isEmpty {
-                    await sleepUntilDue(idlePoll: current.idlePoll)
+        await withDiscardingTaskGroup { group in
+            while !stop.isStopped {
+                let current = settings.withLock { $0 }
+                if running.load(ordering: .acquiring) >= current.passesInFlight {
+                    await sleep(.milliseconds(20))
                     continue
                 }
-                let summary = try await current.makePass(store).run(sources: claimed, stop: stop)
-                observer.passFinished(summary, claimed: claimed.count)
-            } catch {
-                failures += 1
-                observer.databaseProblem(error)
-                logger.error("database problem; backing off", metadata: ["error": "\(error)", "attempt": "\(failures)"])
-                await sleep(.seconds(min(30, 1 << min(failures, 5))))
+                if passFailures.exchange(0, ordering: .relaxed) > 0 {
+                    await backOff(&failures)
+                    continue
+                }
+                do {
+                    let claimed = try await store.claimDueSources(workerID: workerID, limit: current.claimBatch,
+                                                                  lease: current.lease)
+                    failures = 0
+                    if !ready {
+                        ready = true
+                        observer.daemonReady(workerID: workerID)
+                    }
+                    observer.loopTicked(at: Date())
+                    if let counts = try? await store.sourceCounts() { observer.sourcesCounted(counts) }
+                    if claimed.isEmpty {
+                        // With passes still running, look again soon: one may finish early.
+                        await sleepUntilDue(idlePoll: running.load(ordering: .acquiring) > 0
+                                            ? min(current.idlePoll, .seconds(1)) : current.idlePoll)
+                        continue
+                    }
+                    running.add(1, ordering: .releasing)
+                    let pass = current.makePass(store)
+                    group.addTask { [self] in
+                        defer { running.subtract(1, ordering: .releasing) }
+                        do {
+                            let summary = try await pass.run(sources: claimed, stop: stop)
+                            observer.passFinished(summary, claimed: claimed.count)
+                        } catch {
+                            observer.databaseProblem(error)
+                            logger.error("database problem in a pass; its sources return when their lease expires",
+                                         metadata: ["error": "\(error)"])
+                            passFailures.add(1, ordering: .relaxed)
+                        }
+                    }
+                } catch {
+                    observer.databaseProblem(error)
+                    logger.error("database problem; backing off", metadata: ["error": "\(error)", "attempt": "\(failures + 1)"])
+                    await backOff(&failures)
+                }
             }
+            // Stop requested: the passes in flight drain within their own deadline.
         }
         observer.daemonStopping()
         do {
@@ -115,6 +148,11 @@ public final class IngestDaemon: Service, Sendable {
         } catch {
             logger.warning("could not release leases; they expire on their own", metadata: ["error": "\(error)"])
         }
+    }
+
+    private func backOff(_ failures: inout Int) async {
+        failures += 1
+        await sleep(.seconds(min(30, 1 << min(failures, 5))))
     }
 
     /// Sleeps until the earliest source is due, at most `idlePoll`, waking early on stop.

@@ -12,10 +12,13 @@ public struct PageAnalysis: Sendable, Equatable {
 
     /// `title`/`summary` are the feed's (or stored) text, used with the body for language
     /// detection; `configuredLanguage` is the source's and is never passed to CLD2 as a hint.
-    public static func analyze(page bytes: [UInt8], contentType: String?, pageURL: String,
+    /// `pageURL` nil (a saved page with no known address): the page's canonical or og:url, else
+    /// `https://localhost/`, is the base for links and for telling the site's own links apart.
+    public static func analyze(page bytes: [UInt8], contentType: String?, pageURL: String?,
                                title: String?, summary: String?, configuredLanguage: String,
                                detectLanguage: Bool, maxTextLength: Int = 200_000) throws -> PageAnalysis {
         let document = try HTMLDocument.parse(bytes, contentType: contentType)
+        let pageURL = pageURL ?? OpenGraph.declaredURL(in: document) ?? "https://localhost/"
         let article = Readability.extract(from: document, url: pageURL,
                                           options: ReadabilityOptions(maxTextLength: maxTextLength))
         let language = LanguageTagger.decide(

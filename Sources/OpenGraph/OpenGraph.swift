@@ -56,6 +56,24 @@ public enum OpenGraph {
         return pageURL
     }
 
+    /// The page's own absolute http(s) URL as it declares it (`<link rel=canonical>`, then
+    /// `og:url`): the stand-in base for a saved page read from a file with no URL given.
+    public static func declaredURL(in document: HTMLDocument) -> String? {
+        for link in document.elements(named: "link") {
+            let rel = (document.attribute("rel", of: link) ?? "").lowercased().split(separator: " ")
+            if rel.contains("canonical"), let href = document.attribute("href", of: link),
+               let url = SafeURL.validated(href.trimmingASCIIWhitespace()) {
+                return url
+            }
+        }
+        for meta in document.elements(named: "meta") where document.attribute("property", of: meta)?.lowercased() == "og:url" {
+            if let content = document.attribute("content", of: meta), let url = SafeURL.validated(content.trimmingASCIIWhitespace()) {
+                return url
+            }
+        }
+        return nil
+    }
+
     static let metaImageKeys = ["og:image", "og:image:secure_url", "og:image:url", "twitter:image", "twitter:image:src"]
 
     /// The first acceptable image among og:image, og:image:secure_url, og:image:url,

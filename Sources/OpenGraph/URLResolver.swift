@@ -145,7 +145,7 @@ public enum URLResolver {
 }
 
 extension String {
-    func trimmingASCIIWhitespace() -> String {
+    public func trimmingASCIIWhitespace() -> String {
         let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }

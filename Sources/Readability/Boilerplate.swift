@@ -70,16 +70,16 @@ extension Extractor {
                 block.remove()
                 continue
             }
-            // A short line that is mostly one link is a teaser for another page.
-            if (block.tag == "p" || block.tag == "li"), length < 120, linkDensity(block) > 0.8 {
+            // A short line that is mostly one link to this site is a teaser for another page.
+            if (block.tag == "p" || block.tag == "li"), length < 120, siteLinkDensity(block) > 0.8 {
                 block.remove()
             }
         }
-        // Link-dense containers (more-stories lists, in-page "key events" menus, link columns);
-        // in-page links count fully here, unlike Readability's 0.3 for `#` links.
+        // Containers dense with links to this site (more-stories lists, in-page "key events"
+        // menus, link columns); in-page links count fully here, unlike Readability's 0.3 for `#`.
         for block in content.elements(["ul", "ol", "div", "td", "section", "table"]).reversed() where block.parent != nil {
             let length = block.innerTextLength
-            if block.tag == "ul" || block.tag == "ol" ? fullLinkDensity(block) > 0.6 : (length < 300 && fullLinkDensity(block) > 0.6) {
+            if block.tag == "ul" || block.tag == "ol" ? siteLinkDensity(block) > 0.6 : (length < 300 && siteLinkDensity(block) > 0.6) {
                 block.remove()
             }
         }
@@ -90,10 +90,32 @@ extension Extractor {
         removeTitleRepeat(content)
     }
 
-    func fullLinkDensity(_ element: DNode) -> Double {
+    /// Share of the text inside links that stay on this site: relative, in-page and same-host
+    /// links. Related-story lists and section menus link to the site itself; a list of links to
+    /// other sites (sources, bug reports, documents) is usually the article's own content.
+    func siteLinkDensity(_ element: DNode) -> Double {
         let length = element.innerTextLength
         guard length > 0 else { return 0 }
-        return Double(element.elements("a").reduce(0) { $0 + $1.innerTextLength }) / Double(length)
+        let linked = element.elements("a").reduce(0) { sum, link in
+            isSiteLink(link.attribute("href")) ? sum + link.innerTextLength : sum
+        }
+        return Double(linked) / Double(length)
+    }
+
+    func isSiteLink(_ href: String?) -> Bool {
+        guard let href = href?.trimmingASCIIWhitespace(), !href.isEmpty, let siteHost else { return true }
+        let parts = URLResolver.split(href)
+        guard let authority = parts.authority else { return true }   // relative, in-page, mailto:
+        return Self.comparableHost(authority) == siteHost
+    }
+
+    /// Lower-cased host without userinfo, port and a leading "www.".
+    static func comparableHost(_ authority: String) -> String {
+        var host = Substring(authority.lowercased())
+        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+        if !host.hasPrefix("["), let colon = host.lastIndex(of: ":") { host = host[..<colon] }
+        if host.hasPrefix("www.") { host = host.dropFirst(4) }
+        return String(host)
     }
 
     /// The headline repeated as bold text at the top of the body (Readability only drops

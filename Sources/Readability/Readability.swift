@@ -67,6 +67,8 @@ final class Extractor {
     var articleByline: String?
     var metadata = PageMetadata()
     var attempts: [(content: DNode, textLength: Int)] = []
+    /// The page's comparable host (see `isSiteLink`); nil when the URL has none.
+    lazy var siteHost: String? = URLResolver.split(url).authority.map(Self.comparableHost)
 
     init(document: HTMLDocument, url: String, options: ReadabilityOptions) {
         self.document = document

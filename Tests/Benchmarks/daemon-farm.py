@@ -63,21 +63,24 @@ def farm_post(port, path):
 
 
 def wait_cycle(args, url, pid, started_rows, timeout):
-    """Waits until every feed was requested and the article count is stable for 1.5 s."""
+    """Waits until every feed was requested and the article count has not moved for 1.5 s.
+
+    The cycle ends at the later of the last change in the row count and the moment the last
+    feed was first requested (a warm cycle's rows settle long before its last 304)."""
     deadline = time.monotonic() + timeout
-    last_rows, stable_since = -1, None
+    last_rows, changed_at, all_seen_at = -1, None, None
     while time.monotonic() < deadline:
         if os.waitpid(pid, os.WNOHANG) != (0, 0):
             sys.exit("bench: the daemon exited during the cycle (see the log above)")
         stats = farm_stats(args.farm_port)
         rows = int(psql(url, "SELECT count(*) FROM public.articles"))
-        if stats["distinct_feeds"] >= args.feeds:
-            if rows == last_rows:
-                if stable_since and time.monotonic() - stable_since >= 1.5:
-                    return rows - started_rows, stats, stable_since
-            else:
-                stable_since = time.monotonic()
-        last_rows = rows
+        now = time.monotonic()
+        if rows != last_rows:
+            changed_at, last_rows = now, rows
+        if all_seen_at is None and stats["distinct_feeds"] >= args.feeds:
+            all_seen_at = now
+        if all_seen_at is not None and now - changed_at >= 1.5:
+            return rows - started_rows, stats, max(changed_at, all_seen_at)
         time.sleep(0.25)
     sys.exit(f"bench: cycle not finished within {timeout} s "
              f"({farm_stats(args.farm_port)['distinct_feeds']}/{args.feeds} feeds requested)")

@@ -66,6 +66,17 @@ struct MetadataTests {
         #expect(metadata.publishedTime == "2024-01-02T03:04:05Z")
     }
 
+    @Test func declaredURLPrefersCanonicalThenOGURL() throws {
+        func declared(_ head: String) throws -> String? {
+            OpenGraph.declaredURL(in: try HTMLDocument.parse(html: "<html><head>\(head)</head><body></body></html>"))
+        }
+        #expect(try declared("<meta property='og:url' content='https://a.example/og'><link rel='canonical' href=' https://a.example/c '>") == "https://a.example/c")
+        #expect(try declared("<link rel='canonical' href='/relative'><meta property='og:url' content='https://a.example/og'>") == "https://a.example/og")
+        #expect(try declared("<link rel='canonical' href='javascript:alert(1)'>") == nil)
+        #expect(try declared("<link rel='canonical' href='http://user@a.example/'>") == nil)
+        #expect(try declared("") == nil)
+    }
+
     @Test func textSimilarity() {
         #expect(TextSimilarity.similarity("a b c", "a b c") == 1)
         #expect(TextSimilarity.similarity("a b c", "x y z") == 0)

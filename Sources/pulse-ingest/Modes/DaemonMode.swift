@@ -152,7 +152,9 @@ struct DaemonMode {
         let bodyLimit = configuration.fetch.feedBodyLimitBytes
         let detectionOff = configuration.languageDetectionOff
         let enricher = configuration.enrichment.enabled ? configuration.enricher(fetcher: fetcher, logger: logger) : nil
-        return DaemonSettings(claimBatch: max(concurrency, 8)) { store in
+        // Four passes of half the fetch concurrency each: the fetcher stays busy while a pass
+        // waits on its slowest feed, and at most twice the concurrency is leased at once.
+        return DaemonSettings(claimBatch: max(concurrency / 2, 4), passesInFlight: 4) { store in
             var pass = IngestPass(store: store, fetcher: fetcher, parserOptions: parserOptions,
                                   retentionDays: retentionDays, concurrency: concurrency,
                                   drainDeadline: .seconds(20), logger: logger)

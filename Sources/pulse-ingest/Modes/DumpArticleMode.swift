@@ -27,7 +27,7 @@ struct DumpArticleMode {
         for input in inputs {
             var bytes: [UInt8] = []
             var contentType: String?
-            var url = pageURL ?? input
+            var url = pageURL
             do {
                 if input.hasPrefix("http://") || input.hasPrefix("https://") {
                     if fetcher == nil { fetcher = HTTPFetcher(configuration: fetcherConfiguration) }
@@ -40,7 +40,6 @@ struct DumpArticleMode {
                         throw DumpError("cannot read the file")
                     }
                     bytes = [UInt8](data)
-                    if pageURL == nil { url = "https://localhost/" }
                 }
                 let analysis = try PageAnalysis.analyze(page: bytes, contentType: contentType, pageURL: url,
                                                         title: nil, summary: nil, configuredLanguage: "en",
