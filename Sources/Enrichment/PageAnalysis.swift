@@ -16,11 +16,12 @@ public struct PageAnalysis: Sendable, Equatable {
     /// `https://localhost/`, is the base for links and for telling the site's own links apart.
     public static func analyze(page bytes: [UInt8], contentType: String?, pageURL: String?,
                                title: String?, summary: String?, configuredLanguage: String,
-                               detectLanguage: Bool, maxTextLength: Int = 200_000) throws -> PageAnalysis {
+                               detectLanguage: Bool, maxTextLength: Int = 200_000,
+                               includeHTML: Bool = false) throws -> PageAnalysis {
         let document = try HTMLDocument.parse(bytes, contentType: contentType)
         let pageURL = pageURL ?? OpenGraph.declaredURL(in: document) ?? "https://localhost/"
         let article = Readability.extract(from: document, url: pageURL,
-                                          options: ReadabilityOptions(maxTextLength: maxTextLength))
+                                          options: ReadabilityOptions(maxTextLength: maxTextLength, includeHTML: includeHTML))
         let language = LanguageTagger.decide(
             title: title ?? article?.title ?? "", summary: summary ?? article?.excerpt, body: article?.text,
             configured: configuredLanguage, detectionEnabled: detectLanguage)

@@ -22,6 +22,7 @@ struct ArticleSerializer {
         "div", "section", "article", "main", "header", "footer", "aside", "table", "tbody", "thead", "tfoot",
         "tr", "td", "th", "caption", "dl", "address", "details", "summary", "hr", "center", "body", "picture",
     ]
+    static let keptTags = blockTags.union(inlineTags)
     /// Blocks whose direct text is fine without a wrapping <p>.
     static let inlineContainers: Set<String> = ["p", "h2", "h3", "h4", "h5", "h6", "li", "pre", "blockquote"]
 
@@ -68,7 +69,7 @@ struct ArticleSerializer {
                 if isBlock || Self.blockish.contains(tag) { flush() }
                 if tag == "pre" { preDepth -= 1 }
                 if tag == "figcaption" { captionDepth -= 1 }
-                if !tag.isEmpty && Self.blockTags.union(Self.inlineTags).contains(tag) || tag == "img" {
+                if !tag.isEmpty && Self.keptTags.contains(tag) || tag == "img" {
                     if Self.blockTags.contains(tag) { closeImplicit(); containers.removeLast() }
                     if html.count == mark + startLength && tag != "img" {
                         html.removeLast(startLength) // nothing inside: drop the empty element
@@ -81,7 +82,7 @@ struct ArticleSerializer {
                 if node.kind == .text {
                     let visible = node.text.unicodeScalars.contains { !$0.isJSWhitespace }
                     if visible { ensureInlineContext() }
-                    if visible || !html.isEmpty { html += Self.escape(node.text, attribute: false) }
+                    if options.includeHTML && (visible || !html.isEmpty) { html += Self.escape(node.text, attribute: false) }
                     if captionDepth == 0 || !options.enhancedCleaning { current += node.text }
                     continue
                 }
@@ -93,7 +94,7 @@ struct ArticleSerializer {
                     continue
                 }
                 if node.tag == "img" {
-                    guard let src = imageSource(node) else { continue }
+                    guard options.includeHTML, let src = imageSource(node) else { continue }
                     ensureInlineContext()
                     var tag = "<img src=\"\(Self.escapeString(src))\""
                     if let alt = node.attribute("alt"), !alt.isEmpty { tag += " alt=\"\(Self.escapeString(TextCleaning.clean(alt)))\"" }
@@ -115,7 +116,7 @@ struct ArticleSerializer {
                 } else if Self.inlineTags.contains(tag) {
                     var start = "<\(tag)>"
                     if tag == "a" {
-                        guard let href = node.attribute("href").flatMap(linkTarget) else {
+                        guard options.includeHTML, let href = node.attribute("href").flatMap(linkTarget) else {
                             stack.append(contentsOf: children)
                             continue
                         }
@@ -137,7 +138,7 @@ struct ArticleSerializer {
         closeImplicit()
         var text = blocks.joined(separator: "\n\n")
         if text.count > options.maxTextLength { text = String(text.prefix(options.maxTextLength)) }
-        return Output(html: String(decoding: html, as: UTF8.self), text: text)
+        return Output(html: options.includeHTML ? String(decoding: html, as: UTF8.self) : "", text: text)
     }
 
     private func imageSource(_ node: DNode) -> String? {
@@ -147,14 +148,14 @@ struct ArticleSerializer {
             candidates.append(String(first))
         }
         for raw in candidates {
-            if raw.lowercased().hasPrefix("data:") { continue }
+            if raw.utf8.prefix(5).map({ $0 | 0x20 }).elementsEqual("data:".utf8) { continue }
             if let url = SafeURL.absoluteHTTP(raw, base: base) { return url }
         }
         return nil
     }
 
     private func linkTarget(_ raw: String) -> String? {
-        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = raw.trimmingASCIIWhitespace()
         if trimmed.lowercased().hasPrefix("mailto:") {
             guard trimmed.utf8.count <= SafeURL.maxLength, !trimmed.unicodeScalars.contains(where: TextCleaning.isUnsafe) else { return nil }
             return trimmed

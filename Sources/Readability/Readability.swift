@@ -28,14 +28,18 @@ public struct ReadabilityOptions: Sendable, Equatable {
     public var enhancedCleaning: Bool
     /// Cap on the characters of `text` (and the HTML is built from the same blocks).
     public var maxTextLength: Int
+    /// Build `html` too. Off, `html` is empty and links and images are not resolved: ingest
+    /// stores only the text.
+    public var includeHTML: Bool
 
     public init(nbTopCandidates: Int = 5, charThreshold: Int = 500, linkDensityModifier: Double = 0,
-                enhancedCleaning: Bool = true, maxTextLength: Int = 200_000) {
+                enhancedCleaning: Bool = true, maxTextLength: Int = 200_000, includeHTML: Bool = true) {
         self.nbTopCandidates = nbTopCandidates
         self.charThreshold = charThreshold
         self.linkDensityModifier = linkDensityModifier
         self.enhancedCleaning = enhancedCleaning
         self.maxTextLength = maxTextLength
+        self.includeHTML = includeHTML
     }
 }
 

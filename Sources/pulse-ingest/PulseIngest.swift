@@ -43,14 +43,16 @@ struct PulseIngest: AsyncParsableCommand {
 
     @Flag(name: .customLong("dump-article"), help: ArgumentHelp(
         "Extract the article from the pages given as arguments (paths or URLs) and print JSON; no database.",
-        discussion: "Several inputs print one JSON object per line, in order."))
+        discussion: "Several inputs are processed on every core and print one JSON object per line, in input order."))
     var dumpArticle = false
 
     @Argument(help: ArgumentHelp("Inputs for --dump-feed / --dump-article: file paths or http(s) URLs.",
                                  valueName: "path-or-url"))
     var inputs: [String] = []
 
-    @Option(name: .customLong("url"), help: "With --dump-article: the page's URL (for relative links and images).")
+    @Option(name: .customLong("url"), help: ArgumentHelp(
+        "With --dump-article: the page's URL (for relative links and images).",
+        discussion: "Default for a URL input: its final URL; for a file: the page's canonical link or og:url, else https://localhost/."))
     var pageURL: String?
 
     @Flag(name: .customLong("text"), help: "With --dump-article: print only the plain text.")

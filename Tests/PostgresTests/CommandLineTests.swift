@@ -97,6 +97,58 @@ struct CommandLineTests {
         #expect((error?["error"] as? String)?.contains("not a feed") == true)
     }
 
+    static func articlePage(_ number: Int) -> String {
+        let paragraph = "Page \(number) marker. The council met on Thursday to review the plans, and members asked "
+            + "about costs, timing and the effect on residents, who were broadly supportive of the idea."
+        return """
+            <html><head><title>Story \(number)</title><link rel="canonical" href="https://site\(number).example/story">
+            <meta property="og:image" content="/img/lead-\(number).jpg"></head>
+            <body><nav><a href="/">Home</a></nav><article>\(String(repeating: "<p>\(paragraph)</p>", count: 5))</article></body></html>
+            """
+    }
+
+    @Test func dumpArticleKeepsInputOrderAndExits65OnUnreadableInput() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("article-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var inputs: [String] = []
+        for number in 1...6 {
+            let path = folder.appendingPathComponent("page-\(number).html").path
+            try Self.articlePage(number).write(toFile: path, atomically: true, encoding: .utf8)
+            inputs.append(path)
+        }
+        inputs.insert(folder.appendingPathComponent("missing.html").path, at: 3)
+
+        let run = try Self.run(["--dump-article"] + inputs)
+        #expect(run.status == 65)
+        let objects = try run.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(objects.count == 7)
+        let numbers = [1, 2, 3, nil, 4, 5, 6]
+        for (object, number) in zip(objects, numbers) {
+            if let number {
+                #expect((object["text"] as? String)?.hasPrefix("Page \(number) marker.") == true)
+                // A saved page with no --url takes its canonical URL as the base.
+                #expect(object["og_image"] as? String == "https://site\(number).example/img/lead-\(number).jpg")
+                #expect((object["html"] as? String)?.contains("<p>Page \(number) marker.") == true)
+            } else {
+                #expect((object["error"] as? String)?.contains("missing.html") == true)
+            }
+        }
+
+        let out = folder.appendingPathComponent("out").path
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let texts = try Self.run(["--dump-article", "--text", "--out-dir", out] + inputs.filter { !$0.contains("missing") })
+        #expect(texts.status == 0)
+        for number in 1...6 {
+            let text = try String(contentsOfFile: out + "/page-\(number).txt", encoding: .utf8)
+            #expect(text.hasPrefix("Page \(number) marker."))
+            #expect(text.components(separatedBy: "\n\n").count == 5)
+            #expect(!text.contains("Home"))
+        }
+    }
+
     static func makeDue(_ database: TestDatabase) async throws {
         let db = try await database.connect(serviceRole: false)
         try await db.query("UPDATE public.sources SET last_fetched_at = NULL, next_due_at = NULL", label: "make due")

@@ -18,61 +18,95 @@ struct DumpArticleMode {
         let language_confidence: Int?, text: String?, html: String?
     }
 
+    /// What one input produced, printed in input order.
+    enum Outcome: Sendable {
+        case line(String)
+        case written
+        case failed(String)
+    }
+
+    /// Pages are independent, so they are analysed on every core at once; the output keeps the
+    /// order of the inputs.
     func run() async -> Int32 {
-        var status = ExitStatus.success
-        var fetcher: HTTPFetcher?
+        let fetcher = inputs.contains(where: Self.isURL) ? HTTPFetcher(configuration: fetcherConfiguration) : nil
         defer { fetcher?.shutdown() }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        for input in inputs {
-            var bytes: [UInt8] = []
-            var contentType: String?
-            var url = pageURL
-            do {
-                if input.hasPrefix("http://") || input.hasPrefix("https://") {
-                    if fetcher == nil { fetcher = HTTPFetcher(configuration: fetcherConfiguration) }
-                    let response = try await fetcher!.fetch(FetchRequest(url: input, kind: .page))
-                    bytes = response.body
-                    contentType = response.contentType
-                    url = pageURL ?? response.finalURL
-                } else {
-                    guard let data = FileManager.default.contents(atPath: input) else {
-                        throw DumpError("cannot read the file")
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, inputs.count))
+        var status = ExitStatus.success
+        await withTaskGroup(of: (Int, Outcome).self) { group in
+            var started = 0
+            var printed = 0
+            var finished: [Int: Outcome] = [:]
+            func startNext() {
+                let index = started
+                started += 1
+                group.addTask { (index, await process(inputs[index], fetcher: fetcher)) }
+            }
+            while started < workers { startNext() }
+            for await (index, outcome) in group {
+                finished[index] = outcome
+                while let ready = finished.removeValue(forKey: printed) {
+                    printed += 1
+                    switch ready {
+                    case .line(let line): print(line)
+                    case .written: break
+                    case .failed(let message):
+                        status = ExitStatus.dataError
+                        if textOnly && outputDirectory != nil {
+                            FileHandle.standardError.write(Data("pulse-ingest: \(message)\n".utf8))
+                        } else {
+                            print(Self.jsonLine(["error": message]))
+                        }
                     }
-                    bytes = [UInt8](data)
                 }
-                let analysis = try PageAnalysis.analyze(page: bytes, contentType: contentType, pageURL: url,
-                                                        title: nil, summary: nil, configuredLanguage: "en",
-                                                        detectLanguage: true)
-                let detected = analysis.language?.source == .detected
-                if textOnly {
-                    let text = analysis.article?.text ?? ""
-                    if let outputDirectory {
-                        let name = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
-                        try text.write(toFile: outputDirectory + "/" + name + ".txt", atomically: true, encoding: .utf8)
-                    } else {
-                        print(text)
-                    }
-                } else {
-                    let output = Output(
-                        title: analysis.article?.title, byline: analysis.article?.byline,
-                        excerpt: analysis.article?.excerpt, published_at: analysis.article?.publishedTime,
-                        og_image: analysis.imageURL, language: detected ? analysis.language?.code : nil,
-                        language_confidence: detected ? analysis.language?.detected?.percent : nil,
-                        text: analysis.article?.text, html: analysis.article?.html)
-                    print(String(decoding: try encoder.encode(output), as: UTF8.self))
-                }
-            } catch {
-                status = ExitStatus.dataError
-                if textOnly && outputDirectory != nil {
-                    FileHandle.standardError.write(Data("pulse-ingest: \(input): \(error)\n".utf8))
-                } else {
-                    let message = String(decoding: (try? encoder.encode(["error": "\(input): \(error)"])) ?? Data(), as: UTF8.self)
-                    print(message)
-                }
+                if started < inputs.count { startNext() }
             }
         }
         return status
+    }
+
+    static func isURL(_ input: String) -> Bool { input.hasPrefix("http://") || input.hasPrefix("https://") }
+
+    static func jsonLine<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+    }
+
+    private func process(_ input: String, fetcher: HTTPFetcher?) async -> Outcome {
+        var url = pageURL
+        var contentType: String?
+        do {
+            let bytes: [UInt8]
+            if Self.isURL(input), let fetcher {
+                let response = try await fetcher.fetch(FetchRequest(url: input, kind: .page))
+                bytes = response.body
+                contentType = response.contentType
+                url = pageURL ?? response.finalURL
+            } else {
+                guard let data = FileManager.default.contents(atPath: input) else { throw DumpError("cannot read the file") }
+                bytes = [UInt8](data)
+            }
+            let analysis = try PageAnalysis.analyze(page: bytes, contentType: contentType, pageURL: url,
+                                                    title: nil, summary: nil, configuredLanguage: "en",
+                                                    detectLanguage: true, includeHTML: !textOnly)
+            guard !textOnly else {
+                let text = analysis.article?.text ?? ""
+                guard let outputDirectory else { return .line(text) }
+                let name = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+                // A plain write: these are scratch outputs, an fsync per page would dominate.
+                try Data(text.utf8).write(to: URL(fileURLWithPath: outputDirectory + "/" + name + ".txt"))
+                return .written
+            }
+            let detected = analysis.language?.source == .detected
+            return .line(Self.jsonLine(Output(
+                title: analysis.article?.title, byline: analysis.article?.byline,
+                excerpt: analysis.article?.excerpt, published_at: analysis.article?.publishedTime,
+                og_image: analysis.imageURL, language: detected ? analysis.language?.code : nil,
+                language_confidence: detected ? analysis.language?.detected?.percent : nil,
+                text: analysis.article?.text, html: analysis.article?.html)))
+        } catch {
+            return .failed("\(input): \(error)")
+        }
     }
 }
 
