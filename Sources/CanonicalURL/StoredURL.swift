@@ -61,6 +61,8 @@ public enum StoredURL {
     }
 
     static func isControlOrBidi(_ scalar: Unicode.Scalar) -> Bool {
+        // ASCII (nearly every URL) has no separators or bidi controls: skip the property tables.
+        if scalar.value < 0x80 { return scalar.value < 0x20 || scalar.value == 0x7F }
         let props = scalar.properties
         switch props.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator: return true

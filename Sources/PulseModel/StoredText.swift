@@ -69,19 +69,26 @@ public enum StoredText {
     }
 
     static func foldWhitespace(_ text: String) -> String {
-        var result = ""
+        var result = String.UnicodeScalarView()
         result.reserveCapacity(text.utf8.count)
         var pendingSpace = false
-        for character in text {
-            if character.isWhitespace {
+        for scalar in text.unicodeScalars {
+            if isWhitespace(scalar) {
                 pendingSpace = !result.isEmpty
             } else {
                 if pendingSpace { result.append(" ") }
-                result.append(character)
+                result.append(scalar)
                 pendingSpace = false
             }
         }
-        return result
+        return String(result)
+    }
+
+    /// Unicode White_Space, answered without the property tables for ASCII (nearly all feed text).
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 0x80 { return value == 0x20 || (0x09...0x0D).contains(value) }
+        return scalar.properties.isWhitespace
     }
 }
 
