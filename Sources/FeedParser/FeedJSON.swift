@@ -4,25 +4,38 @@ import Foundation
 /// the key order fixed and avoids JSONSerialization's Foundation round-trips.
 public enum FeedJSON {
     public static func dump(_ doc: FeedDocument) -> String {
-        var o = "{\"format\": " + str(doc.format.rawValue) + ", \"recovered\": " + (doc.recovered ? "true" : "false")
-        o += ", \"feed\": {\"title\": " + str(doc.title) + ", \"link\": " + str(doc.link)
-        o += ", \"language\": " + str(doc.language) + "}, \"items\": ["
+        var o = JSONBytes()
+        o.raw("{\"format\": "); o.string(doc.format.rawValue)
+        o.raw(", \"recovered\": "); o.raw(doc.recovered ? "true" : "false")
+        o.raw(", \"feed\": {\"title\": "); o.string(doc.title)
+        o.raw(", \"link\": "); o.string(doc.link)
+        o.raw(", \"language\": "); o.string(doc.language)
+        o.raw("}, \"items\": [")
         for (i, e) in doc.items.enumerated() {
-            if i > 0 { o += ", " }
-            o += "{\"title\": " + str(e.title) + ", \"url\": " + str(e.url) + ", \"guid\": " + str(e.guid)
-            o += ", \"published_at\": " + str(e.effectiveDate.map(rfc3339))
-            o += ", \"author\": " + str(e.author) + ", \"summary\": " + str(e.summary)
-            o += ", \"content\": " + str(e.content) + ", \"thumbnail_url\": " + str(e.thumbnailURL)
-            o += ", \"media_type\": " + str(e.mediaType) + ", \"media_url\": " + str(e.mediaURL)
-            o += ", \"media_mime_type\": " + str(e.mediaMimeType)
-            o += ", \"media_duration\": " + (e.mediaDurationSeconds.map(String.init) ?? "null") + "}"
+            if i > 0 { o.raw(", ") }
+            o.raw("{\"title\": "); o.string(e.title)
+            o.raw(", \"url\": "); o.string(e.url)
+            o.raw(", \"guid\": "); o.string(e.guid)
+            o.raw(", \"published_at\": "); o.string(e.effectiveDate.map(rfc3339))
+            o.raw(", \"author\": "); o.string(e.author)
+            o.raw(", \"summary\": "); o.string(e.summary)
+            o.raw(", \"content\": "); o.string(e.content)
+            o.raw(", \"thumbnail_url\": "); o.string(e.thumbnailURL)
+            o.raw(", \"media_type\": "); o.string(e.mediaType)
+            o.raw(", \"media_url\": "); o.string(e.mediaURL)
+            o.raw(", \"media_mime_type\": "); o.string(e.mediaMimeType)
+            o.raw(", \"media_duration\": "); o.raw(e.mediaDurationSeconds.map(String.init) ?? "null")
+            o.raw("}")
         }
-        o += "], \"dropped\": ["
+        o.raw("], \"dropped\": [")
         for (i, d) in doc.dropped.enumerated() {
-            if i > 0 { o += ", " }
-            o += "{\"reason\": " + str(d.reason) + ", \"title\": " + str(d.title) + "}"
+            if i > 0 { o.raw(", ") }
+            o.raw("{\"reason\": "); o.string(d.reason)
+            o.raw(", \"title\": "); o.string(d.title)
+            o.raw("}")
         }
-        return o + "]}"
+        o.raw("]}")
+        return o.text
     }
 
     public static func error(_ message: String) -> String {
@@ -30,28 +43,57 @@ public enum FeedJSON {
     }
 
     static func str(_ s: String?) -> String {
-        guard let s else { return "null" }
-        var out = "\""
-        out.reserveCapacity(s.utf8.count + 2)
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if u.value < 0x20 || u.value == 0x7F {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
+        var o = JSONBytes()
+        o.string(s)
+        return o.text
+    }
+
+    /// JSON text built as UTF-8 bytes: escaping works on the bytes and copies the runs between
+    /// escapes whole (appending scalar by scalar to a String was most of `--dump-feed`'s time).
+    struct JSONBytes {
+        var bytes: [UInt8] = []
+
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+
+        mutating func raw(_ s: String) { bytes.append(contentsOf: s.utf8) }
+
+        mutating func string(_ s: String?) {
+            guard var s else { raw("null"); return }
+            bytes.append(0x22)
+            s.withUTF8 { utf8 in
+                var run = 0
+                var i = 0
+                while i < utf8.count {
+                    let b = utf8[i]
+                    var escape: String?
+                    var width = 1
+                    switch b {
+                    case 0x22: escape = "\\\""
+                    case 0x5C: escape = "\\\\"
+                    case 0x0A: escape = "\\n"
+                    case 0x0D: escape = "\\r"
+                    case 0x09: escape = "\\t"
+                    case 0x00..<0x20, 0x7F:
+                        let hex = String(b, radix: 16)
+                        escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    case 0xE2 where i + 2 < utf8.count && utf8[i + 1] == 0x80 && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9):
+                        escape = utf8[i + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+                        width = 3
+                    default: break
+                    }
+                    if let escape {
+                        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i]))
+                        bytes.append(contentsOf: escape.utf8)
+                        i += width
+                        run = i
+                    } else {
+                        i += 1
+                    }
                 }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<utf8.count]))
             }
+            bytes.append(0x22)
         }
-        return out + "\""
     }
 
     /// "YYYY-MM-DDTHH:MM:SSZ" (UTC) without DateFormatter.
