@@ -24,16 +24,24 @@ python3 "$here/feed-farm.py" --port "${DEMO_FARM_PORT:-18090}" --feeds "${DEMO_F
     --hosts "${DEMO_HOSTS:-20}" --config-out "$work/farm.yaml" &
 farm=$!
 daemon=""
-stop() {
-    [ -n "$daemon" ] && kill -TERM "$daemon" 2>/dev/null && wait "$daemon" 2>/dev/null || true
+stop_farm() {
     kill "$farm" 2>/dev/null; wait "$farm" 2>/dev/null || true
     echo "demo: stopped (PostgreSQL keeps running: make db-stop)" >&2
 }
-trap stop EXIT
-trap 'exit 130' INT TERM
+trap stop_farm EXIT
+# Ctrl-C reaches the whole foreground process group, the service included, and it drains on its
+# own: passing the signal on would be a second one, which makes it exit at once. So INT only
+# wakes the wait below; a TERM sent to this script alone is passed on.
+trap ':' INT
+trap '[ -n "$daemon" ] && kill -TERM "$daemon" 2>/dev/null' TERM
 sleep 1
 "$bin" --migrate --config "$work/farm.yaml"
 echo "demo: the service is starting; metrics on http://127.0.0.1:9464/metrics; Ctrl-C stops" >&2
 "$bin" --config "$work/farm.yaml" --allow-networks 127.0.0.0/8 --metrics-address 127.0.0.1:9464 &
 daemon=$!
-wait "$daemon"
+status=0
+while kill -0 "$daemon" 2>/dev/null; do
+    status=0
+    wait "$daemon" || status=$?
+done
+exit "$status"
