@@ -32,7 +32,7 @@ enum XMLSource {
         _ = setUp
         guard bytes.count < Int(Int32.max) else { return nil }
         let reader = bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-            xmlReaderForMemory($0, Int32(bytes.count), url, "UTF-8", baseOptions)
+            xmlReaderForMemory($0, Int32(bytes.count), url, nil, baseOptions)
         }
         guard let reader else { return nil }
         xmlTextReaderSetStructuredErrorHandler(reader, { ctx, error in
