@@ -11,7 +11,11 @@ struct CommandLineTests {
         let stderr: String
     }
 
-    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
+    static func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Run {
+        try await offThePool { try runBlocking(arguments, environment: extra) }
+    }
+
+    private static func runBlocking(_ arguments: [String], environment extra: [String: String]) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try builtBinary())
         process.arguments = arguments
@@ -41,40 +45,40 @@ struct CommandLineTests {
             // Feed 7 of the fixture server answers 500.
             try ServiceProcessTests.config(server: server, feeds: 6...8, pathOffset: 0).write(toFile: config, atomically: true, encoding: .utf8)
             let env = ["DATABASE_URL": database.url]
-            #expect(try Self.run(["--migrate", "--config", config], environment: env).status == 0)
+            #expect(try await Self.run(["--migrate", "--config", config], environment: env).status == 0)
 
-            let first = try Self.run(["--once", "--config", config, "--allow-networks", "127.0.0.1/32"], environment: env)
+            let first = try await Self.run(["--once", "--config", config, "--allow-networks", "127.0.0.1/32"], environment: env)
             #expect(first.status == 3, "\(first.stderr)")
             #expect(first.stdout.contains("FAIL  svc-7: HTTP status 500"))
             #expect(first.stdout.contains("OK    svc-6: 6 items, 5 new, 0 known, 1 older than retention"))
             #expect(first.stdout.contains("total: 3 sources, 1 failed"))
 
-            let single = try Self.run(["--once", "--config", config, "--allow-networks", "127.0.0.1/32",
+            let single = try await Self.run(["--once", "--config", config, "--allow-networks", "127.0.0.1/32",
                                        "--source", "svc-7"], environment: env)
             #expect(single.status == 4)
-            let unknown = try Self.run(["--once", "--config", config, "--source", "nope"], environment: env)
+            let unknown = try await Self.run(["--once", "--config", config, "--source", "nope"], environment: env)
             #expect(unknown.status == 64 && unknown.stderr.contains("unknown source slug 'nope'"))
 
             // Without the opt-in, loopback feeds are refused by the SSRF guard.
             try await Self.makeDue(database)
-            let guarded = try Self.run(["--once", "--config", config, "--source", "svc-6"], environment: env)
+            let guarded = try await Self.run(["--once", "--config", config, "--source", "svc-6"], environment: env)
             #expect(guarded.status == 4)
             #expect(guarded.stdout.contains("refused to connect to 127.0.0.1"), "\(guarded.stdout)")
         }
     }
 
-    @Test func configurationAndInputErrorsHaveTheirStatuses() throws {
-        let noDatabase = try Self.run(["--once", "--config", "feeds.yaml"])
+    @Test func configurationAndInputErrorsHaveTheirStatuses() async throws {
+        let noDatabase = try await Self.run(["--once", "--config", "feeds.yaml"])
         #expect(noDatabase.status == 64)
-        let missing = try Self.run(["--check-config", "--config", "/nonexistent/feeds.yaml"])
+        let missing = try await Self.run(["--check-config", "--config", "/nonexistent/feeds.yaml"])
         #expect(missing.status == 64 && missing.stderr.contains("/nonexistent/feeds.yaml"))
-        let unreachable = try Self.run(["--prune", "--config", try Self.shippedConfig()],
+        let unreachable = try await Self.run(["--prune", "--config", try Self.shippedConfig()],
                                        environment: ["DATABASE_URL": "postgresql://nobody@127.0.0.1:1/none"])
         #expect(unreachable.status == 69)
-        #expect(try Self.run(["--once", "--prune"]).status == 64)
+        #expect(try await Self.run(["--once", "--prune"]).status == 64)
     }
 
-    @Test func dumpFeedPrintsJSONLinesAndExits65OnUnreadableInput() throws {
+    @Test func dumpFeedPrintsJSONLinesAndExits65OnUnreadableInput() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dump-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -83,7 +87,7 @@ struct CommandLineTests {
         let bad = folder.appendingPathComponent("bad.xml").path
         try "<html><body>not a feed</body></html>".write(toFile: bad, atomically: true, encoding: .utf8)
 
-        let ok = try Self.run(["--dump-feed", good, good])
+        let ok = try await Self.run(["--dump-feed", good, good])
         #expect(ok.status == 0)
         let lines = ok.stdout.split(separator: "\n")
         #expect(lines.count == 2)
@@ -91,7 +95,7 @@ struct CommandLineTests {
         #expect(object?["format"] as? String == "rss20")
         #expect((object?["items"] as? [Any])?.count == 6)
 
-        let mixed = try Self.run(["--dump-feed", good, bad])
+        let mixed = try await Self.run(["--dump-feed", good, bad])
         #expect(mixed.status == 65)
         let error = try JSONSerialization.jsonObject(with: Data(mixed.stdout.split(separator: "\n")[1].utf8)) as? [String: Any]
         #expect((error?["error"] as? String)?.contains("not a feed") == true)
@@ -107,7 +111,7 @@ struct CommandLineTests {
             """
     }
 
-    @Test func dumpArticleKeepsInputOrderAndExits65OnUnreadableInput() throws {
+    @Test func dumpArticleKeepsInputOrderAndExits65OnUnreadableInput() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("article-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -119,7 +123,7 @@ struct CommandLineTests {
         }
         inputs.insert(folder.appendingPathComponent("missing.html").path, at: 3)
 
-        let run = try Self.run(["--dump-article"] + inputs)
+        let run = try await Self.run(["--dump-article"] + inputs)
         #expect(run.status == 65)
         let objects = try run.stdout.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -139,7 +143,7 @@ struct CommandLineTests {
 
         let out = folder.appendingPathComponent("out").path
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let texts = try Self.run(["--dump-article", "--text", "--out-dir", out] + inputs.filter { !$0.contains("missing") })
+        let texts = try await Self.run(["--dump-article", "--text", "--out-dir", out] + inputs.filter { !$0.contains("missing") })
         #expect(texts.status == 0)
         for number in 1...6 {
             let text = try String(contentsOfFile: out + "/page-\(number).txt", encoding: .utf8)

@@ -19,13 +19,20 @@ struct DatabaseOutageTests {
 
         /// posix_spawn and waitpid, not Foundation's Process: its exit monitoring missed this
         /// short-lived child under the test runner and `waitUntilExit` never returned.
-        func run(_ command: String) throws {
+        func run(_ command: String) async throws {
+            try await offThePool { try runBlocking(command) }
+        }
+
+        private func runBlocking(_ command: String) throws {
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent(".ci/local-postgres").path
             var environment = ProcessInfo.processInfo.environment
             environment["PULSE_PG_ROOT"] = root
             environment["PULSE_PG_PORT"] = String(port)
-            let argv = ["/bin/bash", script, command]
+            // posix_spawn_file_actions_addclosefrom_np is not visible from Swift: bash closes
+            // every other descriptor in the child before running the script.
+            let closeOthers = #"for fd in /proc/self/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-" 2>/dev/null; done; exec /bin/bash "$0" "$1""#
+            let argv = ["/bin/bash", "-c", closeOthers, script, command]
             let envp = environment.map { "\($0.key)=\($0.value)" }
             var cArgv = argv.map { strdup($0) } + [nil]
             var cEnvp = envp.map { strdup($0) } + [nil]
@@ -33,7 +40,13 @@ struct DatabaseOutageTests {
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            // Only its own stdio: the cluster this starts outlives the call, and an inherited
+            // descriptor (another test's pipe to a child) would keep that pipe open for good
+            // (a parallel test's promtool then never saw the end of its input).
+            let logPath = "/tmp/pulse-outage-\(port).log"
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
             var pid: pid_t = 0
             guard posix_spawn(&pid, argv[0], &actions, nil, &cArgv, &cEnvp) == 0 else {
                 throw TestSetupError("could not start local-postgres \(command)")
@@ -41,7 +54,8 @@ struct DatabaseOutageTests {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
             guard status == 0 else {
-                throw TestSetupError("local-postgres \(command) exited with status \(status) (root \(root))")
+                let output = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+                throw TestSetupError("local-postgres \(command) exited with status \(status) (root \(root)): \(output.suffix(500))")
             }
         }
 
@@ -54,8 +68,9 @@ struct DatabaseOutageTests {
         }
 
         func destroy() {
-            try? run("stop")
+            try? runBlocking("stop")
             try? FileManager.default.removeItem(atPath: root)
+            try? FileManager.default.removeItem(atPath: "/tmp/pulse-outage-\(port).log")
         }
     }
 
@@ -64,9 +79,9 @@ struct DatabaseOutageTests {
         defer { server.stop() }
         let cluster = try Cluster.make()
         defer { cluster.destroy() }
-        try cluster.run("start")
+        try await cluster.run("start")
         let url = try cluster.url
-        try cluster.run("stop")
+        try await cluster.run("stop")
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outage-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -85,7 +100,7 @@ struct DatabaseOutageTests {
         environment.removeValue(forKey: "NOTIFY_SOCKET")
         process.environment = environment
         let logFile = folder.appendingPathComponent("service.log")
-        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)
         process.standardError = log
         process.standardOutput = FileHandle.nullDevice
@@ -94,7 +109,7 @@ struct DatabaseOutageTests {
         try await Task.sleep(for: .seconds(3))
         #expect(process.isRunning, "the service exited while the database was down")
 
-        try cluster.run("start")
+        try await cluster.run("start")
         var settings = ConnectionSettings(conninfo: url, assumeServiceRole: false)
         settings.reconnect = ReconnectPolicy(initialDelay: .milliseconds(100), maximumDelay: .seconds(1), maximumAttempts: 30)
         var admin = try await PostgresConnection.connect(settings: settings, logger: TestDatabase.logger)
@@ -106,11 +121,11 @@ struct DatabaseOutageTests {
         await admin.close()
 
         // Stopped under the running daemon, then back: it backs off, reconnects and goes on.
-        try cluster.run("stop")
+        try await cluster.run("stop")
         kill(process.processIdentifier, SIGHUP)   // wakes the loop now, so it meets the outage
         try await Task.sleep(for: .seconds(4))
         #expect(process.isRunning, "the service exited during the outage")
-        try cluster.run("start")
+        try await cluster.run("start")
         admin = try await PostgresConnection.connect(settings: settings, logger: TestDatabase.logger)
         let marker = Date()
         try await admin.query("UPDATE public.sources SET next_due_at = now()", label: "make due")
@@ -134,6 +149,7 @@ struct DatabaseOutageTests {
         let text = try String(contentsOf: logFile, encoding: .utf8)
         #expect(text.contains("\"level\":\"error\""), "the outage must be logged as an error")
         #expect(!text.contains(url), "the connection string must never be logged")
+        try await cluster.run("stop")   // here, off the pool; the deferred destroy then finds it stopped
     }
 
     static func fetchedSince(_ db: PostgresConnection, _ marker: Date?) async throws -> Int {
