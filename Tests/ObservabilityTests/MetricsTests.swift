@@ -118,39 +118,54 @@ let promtoolRequired = ProcessInfo.processInfo.environment["PULSE_REQUIRE_PROMTO
 @Suite struct PromtoolTests {
     @Test(.enabled(if: promtoolPath != nil || promtoolRequired,
                    "promtool not installed (apt-get install prometheus); set PULSE_REQUIRE_PROMTOOL=1 to require it"))
-    func expositionPassesPromtoolCheckMetrics() throws {
+    func expositionPassesPromtoolCheckMetrics() async throws {
         let path = try #require(promtoolPath, "PULSE_REQUIRE_PROMTOOL=1 but promtool is not installed")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["check", "metrics"]
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stdout
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(populatedMetrics().exposition().utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "promtool: \(output)")
+        let exposition = populatedMetrics().exposition()
+        let (status, output) = try await Self.onOwnThread { () throws -> (Int32, String) in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = ["check", "metrics"]
+            let stdin = Pipe()
+            let stdout = Pipe()
+            process.standardInput = stdin
+            process.standardOutput = stdout
+            process.standardError = stdout
+            try process.run()
+            stdin.fileHandleForWriting.write(Data(exposition.utf8))
+            try stdin.fileHandleForWriting.close()
+            let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, output)
+        }
+        #expect(status == 0, "promtool: \(output)")
         #expect(output.isEmpty, "promtool lint findings: \(output)")
     }
 
     @Test(.enabled(if: promtoolPath != nil, "promtool not installed"))
-    func promtoolRejectsBrokenExposition() throws {
+    func promtoolRejectsBrokenExposition() async throws {
         // Guards the test above: a checker that accepts anything would prove nothing.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: promtoolPath!)
-        process.arguments = ["check", "metrics"]
-        let stdin = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = Pipe()
-        process.standardError = Pipe()
-        try process.run()
-        stdin.fileHandleForWriting.write(Data("# TYPE x counter\nx{ 1\n".utf8))
-        try stdin.fileHandleForWriting.close()
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 0)
+        let status = try await Self.onOwnThread { () throws -> Int32 in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: promtoolPath!)
+            process.arguments = ["check", "metrics"]
+            let stdin = Pipe()
+            process.standardInput = stdin
+            process.standardOutput = Pipe()
+            process.standardError = Pipe()
+            try process.run()
+            stdin.fileHandleForWriting.write(Data("# TYPE x counter\nx{ 1\n".utf8))
+            try stdin.fileHandleForWriting.close()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        #expect(status != 0)
+    }
+
+    /// promtool's run blocks (pipes, waitUntilExit): on a thread of its own, not the 2-thread
+    /// cooperative pool, where it starved timing-sensitive tests running in parallel.
+    static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
     }
 }

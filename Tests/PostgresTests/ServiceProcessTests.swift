@@ -56,30 +56,30 @@ struct ServiceProcessTests {
             try process.run()
             defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
-            let startup = notify.waitFor("READY=1", timeout: .seconds(30))
+            let startup = await notify.waitFor("READY=1", timeout: .seconds(30))
             #expect(startup.contains { $0.contains("READY=1") }, "no READY=1: \(startup)")
             #expect(try await Self.waitUntil { try await Self.fetchedCount(admin) == 3 })
-            let pings = notify.waitFor("WATCHDOG=1", timeout: .seconds(5))
+            let pings = await notify.waitFor("WATCHDOG=1", timeout: .seconds(5))
             #expect(pings.contains { $0.contains("WATCHDOG=1") }, "no watchdog ping: \(pings)")
 
             // A good config: a fourth source appears without a restart.
             try Self.config(server: server, feeds: 1...4).write(toFile: configPath, atomically: true, encoding: .utf8)
             kill(process.processIdentifier, SIGHUP)
-            let reload = notify.waitFor("READY=1", timeout: .seconds(10))
+            let reload = await notify.waitFor("READY=1", timeout: .seconds(10))
             #expect(reload.contains { $0.contains("RELOADING=1") })
             #expect(try await Self.waitUntil { try await Self.fetchedCount(admin) == 4 })
 
             // A bad config: still running, sources unchanged.
             try Self.config(server: server, feeds: 1...5, broken: true).write(toFile: configPath, atomically: true, encoding: .utf8)
             kill(process.processIdentifier, SIGHUP)
-            _ = notify.waitFor("READY=1", timeout: .seconds(10))
+            _ = await notify.waitFor("READY=1", timeout: .seconds(10))
             #expect(process.isRunning)
             #expect(try await admin.query("SELECT count(*) FROM public.sources", label: "n").rows.first?.int("count") == 4)
 
             // SIGTERM: drains, releases leases, closes its fetch_logs rows, exits 0 well within 20 s.
             let stopAt = ContinuousClock.now
             kill(process.processIdentifier, SIGTERM)
-            let stopping = notify.waitFor("STOPPING=1", timeout: .seconds(25))
+            let stopping = await notify.waitFor("STOPPING=1", timeout: .seconds(25))
             #expect(stopping.contains { $0.contains("STOPPING=1") })
             while process.isRunning && ContinuousClock.now - stopAt < .seconds(25) {
                 try await Task.sleep(for: .milliseconds(50))

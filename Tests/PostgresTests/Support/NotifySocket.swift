@@ -24,15 +24,17 @@ final class NotifySocket {
     }
 
     /// Messages received until one contains `needle` or the timeout passes (all of them returned).
-    func waitFor(_ needle: String, timeout: Duration) -> [String] {
+    /// Suspends between non-blocking reads, so a long wait holds no thread of the cooperative pool.
+    func waitFor(_ needle: String, timeout: Duration) async -> [String] {
         var messages: [String] = []
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 100) > 0 else { continue }
             var buffer = [UInt8](repeating: 0, count: 4096)
-            let count = recv(fd, &buffer, buffer.count, 0)
-            guard count > 0 else { continue }
+            let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            guard count > 0 else {
+                try? await Task.sleep(for: .milliseconds(20))
+                continue
+            }
             let message = String(decoding: buffer[..<count], as: UTF8.self)
             messages.append(message)
             if message.contains(needle) { break }
