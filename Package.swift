@@ -19,14 +19,15 @@ let package = Package(
     ],
     targets: [
         // Thin C shims: module maps only (plus typed forwarders for curl's variadic calls).
-        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl and libpq are opened on first use, not linked: they drag in ~20 libraries whose
+        // loading was half of the dump modes' start-up (Sources/CLazyLoad/lazy_load.c).
+        .target(name: "CLazyLoad"),
+        .target(name: "CCurl", dependencies: ["CLazyLoad"]),
+        .target(name: "CLibPQ", dependencies: ["CLazyLoad"]),
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CGumbo", path: "Sources/CGumbo", pkgConfig: "gumbo",
                        providers: [.apt(["libgumbo-dev"])]),
-        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
-                       providers: [.apt(["libpq-dev"])]),
 
         // Values shared along the pipeline (no I/O).
         .target(name: "PulseModel"),
