@@ -19,6 +19,9 @@ import time
 GROUPS = ["rss20", "atom", "rss10", "fixtures"]
 GOAL_LIBXML2 = 0.5
 GOAL_FEEDPARSER = 30.0
+GOAL_GOFEED = 3.0
+GOAL_STARTUP_MS = 5.0
+STARTUP_RUNS = 40
 
 
 def run_once(cmd):
@@ -107,6 +110,27 @@ def check_counts(binary, files, expected, group, problems):
             problems.append(f"{group}: {path}: dropped {doc['dropped'][:2]}")
 
 
+def startup_table(args):
+    """Process start to exit on one small feed, and the modes that touch no database."""
+    small = min((os.path.join(args.fixtures, n) for n in os.listdir(args.fixtures) if n.endswith(".xml")),
+                key=os.path.getsize)
+    rows = [("pulse-ingest --dump-feed small", [args.binary, "--dump-feed", small]),
+            ("pulse-ingest --help", [args.binary, "--help"]),
+            ("pulse-ingest --check-config", [args.binary, "--check-config", "--config", args.config]),
+            ("gofeed, whole process, small", [args.gofeed, small]),
+            ("/bin/true (process floor)", ["/bin/true"])]
+    walls = {name: [] for name, _ in rows}
+    for _ in range(STARTUP_RUNS):  # round-robin, as in measure()
+        for name, cmd in rows:
+            walls[name].append(run_once(cmd)[0] * 1000)
+    print(f"\nStart-up, exec to exit (median of {STARTUP_RUNS}; goal <= {GOAL_STARTUP_MS:.0f} ms); small = {small}")
+    gofeed = statistics.median(walls["gofeed, whole process, small"])
+    for name, _ in rows:
+        ms = statistics.median(walls[name])
+        goal = f"  {'MET' if ms <= GOAL_STARTUP_MS else 'NOT MET'}" if name.startswith("pulse-ingest") else ""
+        print(f"  {name:<32}{ms:>8.2f} ms  {ms / gofeed:>5.2f}x gofeed{goal}")
+
+
 def fmt_rate(v):
     return f"{v:,.0f}" if v >= 100 else f"{v:.2f}" if v < 10 else f"{v:.1f}"
 
@@ -119,6 +143,8 @@ def main():
     ap.add_argument("--cloop", required=True)
     ap.add_argument("--xmllint", required=True)
     ap.add_argument("--feedparser-python", required=True)
+    ap.add_argument("--gofeed", required=True, help="the gofeed peer binary (gofeed-pass.go)")
+    ap.add_argument("--config", required=True, help="feeds.yaml, for the --check-config start-up row")
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--fp-runs", type=int, default=3)
     ap.add_argument("--fp-large", action="store_true", help="also time feedparser on the large feed")
@@ -143,6 +169,7 @@ def main():
              Tool("libxml2 C loop", [args.cloop], args.runs),
              Tool("libxml2 C loop+touch", [args.cloop, "--touch"], args.runs),
              Tool("xmllint --stream", [args.xmllint, "--stream", "--noout", "--nonet"], args.runs),
+             Tool("gofeed", [args.gofeed], args.runs),
              Tool("feedparser", fp, args.fp_runs)]
 
     results = {}
@@ -177,26 +204,32 @@ def main():
              for name in results[gen[0]]} if gen else {}
 
     print()
-    print(f"Ratios of pulse-ingest throughput (goals: >= {GOAL_LIBXML2} of libxml2, >= {GOAL_FEEDPARSER:.0f}x feedparser)")
-    print(f"{'group':<11}{'vs C loop':>11}{'vs C+touch':>12}{'vs xmllint':>12}{'vs feedparser':>15}   {'(cpu: C loop, feedparser)':>26}")
+    print(f"Ratios of pulse-ingest throughput (goals: >= {GOAL_LIBXML2} of libxml2, >= {GOAL_GOFEED:.0f}x gofeed, "
+          f">= {GOAL_FEEDPARSER:.0f}x feedparser)")
+    print(f"{'group':<11}{'vs C loop':>11}{'vs C+touch':>12}{'vs xmllint':>12}{'vs gofeed':>11}{'vs feedparser':>15}   "
+          f"{'(cpu: C loop, feedparser)':>26}")
 
     def ratio_row(label, res):
         pw, pc = res["pulse-ingest"][:2]
         cells = []
-        for name in ["libxml2 C loop", "libxml2 C loop+touch", "xmllint --stream", "feedparser"]:
+        for name in ["libxml2 C loop", "libxml2 C loop+touch", "xmllint --stream", "gofeed", "feedparser"]:
             cells.append(f"{res[name][0] / pw:.2f}" if name in res else "-")
         cpu = f"{res['libxml2 C loop'][1] / pc:.2f}, " + (f"{res['feedparser'][1] / pc:.1f}x" if "feedparser" in res else "-")
-        fpx = (cells[3] + "x") if cells[3] != "-" else "-"
-        print(f"{label:<11}{cells[0]:>11}{cells[1]:>12}{cells[2]:>12}{fpx:>15}   {cpu:>26}")
+        gfx, fpx = [(c + "x") if c != "-" else "-" for c in cells[3:5]]
+        print(f"{label:<11}{cells[0]:>11}{cells[1]:>12}{cells[2]:>12}{gfx:>11}{fpx:>15}   {cpu:>26}")
 
     for g, res in rows:
         ratio_row(g, res)
     if total:
         ratio_row("generated", total)
-        loop, fpr = total["libxml2 C loop"][0] / total["pulse-ingest"][0], total["feedparser"][0] / total["pulse-ingest"][0]
+        pw = total["pulse-ingest"][0]
+        loop, gfr, fpr = (total[n][0] / pw for n in ["libxml2 C loop", "gofeed", "feedparser"])
         print(f"\nGoal vs libxml2 C loop (generated corpus): {loop:.2f} {'MET' if loop >= GOAL_LIBXML2 else 'NOT MET'} "
-              f"(>= {GOAL_LIBXML2});  goal vs feedparser: {fpr:.1f}x {'MET' if fpr >= GOAL_FEEDPARSER else 'NOT MET'} "
+              f"(>= {GOAL_LIBXML2});  vs gofeed: {gfr:.1f}x {'MET' if gfr >= GOAL_GOFEED else 'NOT MET'} "
+              f"(>= {GOAL_GOFEED:.0f}x);  vs feedparser: {fpr:.1f}x {'MET' if fpr >= GOAL_FEEDPARSER else 'NOT MET'} "
               f"(>= {GOAL_FEEDPARSER:.0f}x)")
+
+    startup_table(args)
 
     if groups["large"]:
         path = groups["large"][0][0]

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Feed-parsing benchmark behind `make bench`: throughput of `pulse-ingest --dump-feed` (MB/s,
 # items/s) as ratios against baselines measured in the same run — libxml2's streaming reader
-# (a minimal C loop compiled here, and `xmllint --stream`) as the ceiling, Python feedparser as
-# the peer — plus peak RSS on one large feed. Never a timed test: it only prints.
+# (a minimal C loop compiled here, and `xmllint --stream`) as the ceiling, gofeed (the Go worker's
+# parser, from Debian) and Python feedparser as the peers, plus peak RSS on one large feed and
+# the start-up time of the dump modes. Never a timed test: it only prints.
 #
 # Environment (all optional):
 #   PULSE_BIN       binary to measure            (default .build/release/pulse-ingest)
@@ -48,6 +49,8 @@ command -v pkg-config >/dev/null || missing+=(pkg-config)
 pkg-config --exists libxml-2.0 2>/dev/null || missing+=(libxml2-dev)
 command -v python3 >/dev/null || missing+=(python3)
 python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)
+command -v go >/dev/null || missing+=(golang-go)
+[ -d /usr/share/gocode/src/github.com/mmcdole/gofeed ] || missing+=(golang-github-mmcdole-gofeed-dev)
 [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
 
 mkdir -p "$out"
@@ -68,6 +71,10 @@ python3 "$here/gen-feeds.py" "$out/corpus" --seed "${BENCH_SEED:-20250601}" \
 cc -O2 -o "$out/libxml2-stream" "$here/libxml2-stream.c" $(pkg-config --cflags --libs libxml-2.0) \
     || die "could not compile the libxml2 C loop"
 
+# gofeed, the old Go worker's parser, from Debian's packaged source (GOPATH mode: no module proxy).
+GO111MODULE=off GOPATH=/usr/share/gocode GOCACHE="$out/gocache" GOFLAGS= \
+    go build -o "$out/gofeed-pass" "$here/gofeed-pass.go" || die "could not build the gofeed peer"
+
 echo "bench: $("$venv/bin/python" -c 'import feedparser; print("feedparser", feedparser.__version__)'), \
 $(xmllint --version 2>&1 | head -1), binary $bin" >&2
 
@@ -75,5 +82,5 @@ fp_large=()
 [ "${BENCH_FP_LARGE:-0}" = 1 ] && fp_large=(--fp-large)
 exec python3 "$here/bench-runner.py" --binary "$bin" --corpus "$out/corpus" \
     --fixtures Tests/FeedParserTests/Fixtures --cloop "$out/libxml2-stream" --xmllint "$(command -v xmllint)" \
-    --feedparser-python "$venv/bin/python" --runs "${BENCH_RUNS:-7}" --fp-runs "${BENCH_FP_RUNS:-3}" \
+    --feedparser-python "$venv/bin/python" --gofeed "$out/gofeed-pass" --config feeds.yaml --runs "${BENCH_RUNS:-7}" --fp-runs "${BENCH_FP_RUNS:-3}" \
     "${fp_large[@]}"
