@@ -65,20 +65,23 @@ struct MappingView {
                 continue
             }
             let key = keyScalar.string
-            if isSecretKey(key) {
+            // Allowed keys first: no allowed key looks like a secret, and the secret and
+            // did-you-mean checks (string searches, edit distances) were most of --check-config's
+            // time when run on every key of every source.
+            if allowedKeys.contains(key) {
+                // Duplicate keys never get here: Yams' composer rejects them as a syntax error.
+                entries[key] = Entry(key: key, keyMark: keyNode.mark, value: value)
+            } else if isSecretKey(key) {
                 diag.error(
                     "'\(key)' is not allowed: secrets never come from the configuration file; "
                         + "set the DATABASE_URL environment variable instead",
                     at: keyNode.mark, source: source)
-            } else if !allowedKeys.contains(key) {
+            } else {
                 var message = "unknown key '\(key)' in '\(section)'"
                 if let suggestion = closestKey(to: key, in: allowedKeys) {
                     message += " (did you mean '\(suggestion)'?)"
                 }
                 diag.error(message, at: keyNode.mark, source: source)
-            } else {
-                // Duplicate keys never get here: Yams' composer rejects them as a syntax error.
-                entries[key] = Entry(key: key, keyMark: keyNode.mark, value: value)
             }
         }
         self.entries = entries
@@ -122,7 +125,8 @@ struct MappingView {
 
     func int(_ key: String, default fallback: Int, range: ClosedRange<Int>) -> Int {
         guard let value = node(key) else { return fallback }
-        guard value.scalar != nil, value.tag.description == Tag.Name.int.rawValue, let number = value.int else {
+        // Plain style only: a quoted '5' is a string, as YAML's own resolution says.
+        guard let scalar = value.scalar, scalar.style == .plain, let number = value.int else {
             diag.error("'\(key)' must be a whole number (got \(describe(value)))", at: value.mark, source: source)
             return fallback
         }
@@ -137,9 +141,7 @@ struct MappingView {
 
     func double(_ key: String, default fallback: Double, range: ClosedRange<Double>) -> Double {
         guard let value = node(key) else { return fallback }
-        let tagName = value.tag.description
-        guard value.scalar != nil, tagName == Tag.Name.int.rawValue || tagName == Tag.Name.float.rawValue, let number = value.float,
-            number.isFinite
+        guard let scalar = value.scalar, scalar.style == .plain, let number = value.float, number.isFinite
         else {
             diag.error("'\(key)' must be a number (got \(describe(value)))", at: value.mark, source: source)
             return fallback
@@ -153,10 +155,22 @@ struct MappingView {
         return number
     }
 
-    /// Accepts YAML 1.1 booleans (true/false, yes/no, on/off) as Yams resolves them.
+    /// YAML 1.1 booleans spelt as Yams' default resolver accepts them (the config is composed with
+    /// the basic resolver, so this is where a plain scalar becomes a boolean).
+    private static let yamlBooleans: [String: Bool] = {
+        var table: [String: Bool] = [:]
+        for (word, flag) in [("true", true), ("yes", true), ("on", true), ("false", false), ("no", false), ("off", false)] {
+            for spelling in [word, word.prefix(1).uppercased() + word.dropFirst(), word.uppercased()] {
+                table[spelling] = flag
+            }
+        }
+        return table
+    }()
+
+    /// Accepts YAML 1.1 booleans (true/false, yes/no, on/off; lower, capitalised or upper case).
     func bool(_ key: String, default fallback: Bool) -> Bool {
         guard let value = node(key) else { return fallback }
-        guard value.scalar != nil, let flag = value.bool else {
+        guard let scalar = value.scalar, scalar.style == .plain, let flag = Self.yamlBooleans[scalar.string] else {
             diag.error("'\(key)' must be true or false (got \(describe(value)))", at: value.mark, source: source)
             return fallback
         }

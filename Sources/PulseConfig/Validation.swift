@@ -48,19 +48,22 @@ enum FieldRules {
     /// Hand-written on purpose: Foundation's URL parsing differs across platforms and accepts
     /// things we want refused (userinfo, spaces); URLComponents is used as a second opinion.
     static func urlProblem(_ url: String, field: String) -> String? {
-        let shown = printable(url)
+        var shown: String { printable(url) }  // only errors need it
         if url.isEmpty { return "\(field) must not be empty" }
         if url.unicodeScalars.count > maxURLLength {
             return "\(field) is longer than \(maxURLLength) characters"
         }
-        if url.unicodeScalars.contains(where: { isControlOrBidi($0) || $0.properties.isWhitespace }) {
+        // ASCII first: a byte test answers for nearly every URL without Unicode property lookups.
+        let isASCII = url.utf8.allSatisfy { $0 < 0x80 }
+        if isASCII ? url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F })
+            : url.unicodeScalars.contains(where: { isControlOrBidi($0) || $0.properties.isWhitespace }) {
             return "\(field) '\(shown)' contains whitespace or control characters"
         }
-        if !url.unicodeScalars.allSatisfy(\.isASCII) {
+        if !isASCII {
             return "\(field) '\(shown)' contains non-ASCII characters (percent-encode them; use the xn-- form for hosts)"
         }
         let lowered = url.lowercased()
-        guard let schemeEnd = lowered.range(of: "://"),
+        guard let schemeEnd = lowered.firstRange(of: "://"),
             ["http", "https"].contains(String(lowered[..<schemeEnd.lowerBound]))
         else {
             return "\(field) '\(shown)' must be an absolute http:// or https:// URL"
