@@ -68,7 +68,9 @@ public struct ArticleRowBuilder: Sendable {
             content: StoredText.multiLine(candidate.content, limit: max(contentLimit, 1)),
             url: url,
             urlHash: CanonicalURL.hash(url),
-            imageURL: candidate.imageURL.flatMap(Self.storedURL),
+            // The Go worker's order, which the app depends on (it shows only image_url): the feed's
+            // thumbnail now, replaced by the page's og:image when enrichment finds one.
+            imageURL: candidate.imageURL.flatMap(Self.storedURL) ?? candidate.thumbnailURL.flatMap(Self.storedURL),
             thumbnailURL: candidate.thumbnailURL.flatMap(Self.storedURL),
             author: StoredText.singleLine(candidate.author, limit: FieldLimits.author),
             publishedAt: PostgresTimestamp.format(clampedPublication(candidate.publishedAt ?? candidate.updatedAt)),

@@ -36,6 +36,8 @@ public struct BackfillCandidate: Sendable, Equatable {
     public var content: String?
     public var language: String
     public var sourceSlug: String?
+    /// The feed's thumbnail: `image_url` when the page has no og:image (the Go worker's order).
+    public var thumbnailURL: String?
     /// The kinds this row is a candidate for.
     public var kinds: Set<BackfillKind>
 }
@@ -73,7 +75,7 @@ extension ArticleStore {
         }
         let flags = zip(ordered, conditions).map { "\($1) AS wants_\($0.rawValue)" }.joined(separator: ", ")
         let sql = """
-            SELECT a.id, a.url, a.title, a.summary, a.content, a.language, a.source_slug, \(flags)
+            SELECT a.id, a.url, a.title, a.summary, a.content, a.language, a.source_slug, a.thumbnail_url, \(flags)
             FROM public.articles a
             WHERE (\(conditions.joined(separator: " OR ")))
               AND ($3::text IS NULL OR a.source_slug = $3)
@@ -85,6 +87,7 @@ extension ArticleStore {
                 BackfillCandidate(
                     id: row["id"] ?? "", url: row["url"] ?? "", title: row["title"] ?? "", summary: row["summary"],
                     content: row["content"], language: row["language"] ?? "en", sourceSlug: row["source_slug"],
+                    thumbnailURL: row["thumbnail_url"],
                     kinds: Set(ordered.filter { row.bool("wants_\($0.rawValue)") == true }))
             }
         }
@@ -110,6 +113,22 @@ extension ArticleStore {
                 FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, image_url text, content text, language text)
                 WHERE a.id = u.id
                 """, [payload], label: "apply enrichment").affectedRows
+        }
+    }
+
+    /// Rows whose og:image attempts are used up but that have a feed thumbnail show the thumbnail:
+    /// rows stored before image_url took the thumbnail at insert get their picture this way.
+    @discardableResult
+    public func fillImagesFromThumbnails(windows: RetentionWindows, sourceSlug: String? = nil,
+                                         at now: Date = Date()) async throws -> Int {
+        try await connection.withReconnect(label: "images from thumbnails") { db in
+            try db.query("""
+                UPDATE public.articles a SET image_url = a.thumbnail_url
+                WHERE a.image_url IS NULL AND a.thumbnail_url IS NOT NULL
+                  AND a.image_backfill_attempts >= 3
+                  AND a.created_at > $1::timestamptz - make_interval(days => $2::integer)
+                  AND ($3::text IS NULL OR a.source_slug = $3)
+                """, [now, windows.imageDays, sourceSlug], label: "images from thumbnails").affectedRows
         }
     }
 

@@ -18,11 +18,12 @@ public struct SourceRecord: Sendable, Equatable {
     public var consecutiveFailures: Int
     public var circuitOpenUntil: Date?
     public var lastFetchedAt: Date?
+    public var isActive: Bool
 
     static let selectColumns = """
         s.id, s.slug, s.name, s.feed_url, s.language, s.category_id, c.slug AS category_slug,
         c.name AS category_name, s.fetch_interval_hours, s.max_content_length, s.etag, s.last_modified,
-        s.consecutive_failures, s.circuit_open_until, s.last_fetched_at
+        s.consecutive_failures, s.circuit_open_until, s.last_fetched_at, s.is_active
         """
 
     init(row: QueryResult.Row) {
@@ -41,5 +42,6 @@ public struct SourceRecord: Sendable, Equatable {
         consecutiveFailures = row.int("consecutive_failures") ?? 0
         circuitOpenUntil = row["circuit_open_until"].flatMap(PostgresTimestamp.parse)
         lastFetchedAt = row["last_fetched_at"].flatMap(PostgresTimestamp.parse)
+        isActive = row.bool("is_active") ?? true
     }
 }

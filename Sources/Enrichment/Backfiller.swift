@@ -54,6 +54,11 @@ public struct Backfiller: Sendable {
                                                            sourceSlug: sourceSlug)
         var summary = BackfillSummary()
         summary.candidates = candidates.count
+        if kinds.contains(.image) {
+            summary.imagesFilled += try await store.fillImagesFromThumbnails(windows: windows, sourceSlug: sourceSlug)
+        }
+        let thumbnails = Dictionary(candidates.compactMap { c in c.thumbnailURL.map { (c.id, $0) } },
+                                    uniquingKeysWith: { first, _ in first })
         progress(summary)
         if languageDetectionOff.contains(sourceSlug ?? "") { kinds.remove(.language) }
         var start = 0
@@ -73,20 +78,24 @@ public struct Backfiller: Sendable {
             }
             // No per-source budget here: the run's own limit bounds it.
             let results = await enricher.enrich(targets, budget: .seconds(86_400))
-            try await write(targets: targets, results: results, into: &summary)
+            try await write(targets: targets, results: results, thumbnails: thumbnails, into: &summary)
             progress(summary)
         }
         return summary
     }
 
-    private func write(targets: [EnrichmentTarget], results: [EnrichmentResult],
+    /// `thumbnails`: the feed's thumbnail by row id, stored when the page yields no og:image.
+    private func write(targets: [EnrichmentTarget], results: [EnrichmentResult], thumbnails: [String: String],
                        into summary: inout BackfillSummary) async throws {
         let byID = Dictionary(results.map { ($0.update.id, $0) }, uniquingKeysWith: { first, _ in first })
         var updates: [EnrichmentUpdate] = []
         var failed: [BackfillKind: [String]] = [:]
         for target in targets {
             let result = byID[target.id]
-            let update = result?.update ?? EnrichmentUpdate(id: target.id)
+            var update = result?.update ?? EnrichmentUpdate(id: target.id)
+            if target.wants.contains(.image), update.imageURL == nil, let thumbnail = thumbnails[target.id] {
+                update.imageURL = thumbnail
+            }
             var filled: Set<BackfillKind> = []
             if update.imageURL != nil { filled.insert(.image); summary.imagesFilled += 1 }
             if update.content != nil { filled.insert(.content); summary.contentFilled += 1 }

@@ -181,7 +181,8 @@ public struct IngestPass: Sendable {
         let detect = !languageDetectionOff.contains(source.slug)
         let targets = stored.map { article in
             var wants: Set<BackfillKind> = []
-            if article.row.imageURL == nil { wants.insert(.image) }
+            // A feed thumbnail is only a stand-in: the page's og:image replaces it.
+            if article.row.imageURL == nil || article.row.imageURL == article.row.thumbnailURL { wants.insert(.image) }
             if enricher.needsExtraction(summary: article.row.summary, content: article.row.content) { wants.insert(.content) }
             if detect && !article.row.languageDetected { wants.insert(.language) }
             return EnrichmentTarget(id: article.id, url: article.row.url, title: article.row.title,
@@ -193,8 +194,11 @@ public struct IngestPass: Sendable {
         do {
             let updates = results.map(\.update).filter { $0.imageURL != nil || $0.content != nil || $0.language != nil }
             try await store.applyEnrichment(updates)
+            // Rows showing the feed's thumbnail are not missing an image: no attempt to count.
+            let imageless = Set(stored.filter { $0.row.imageURL == nil }.map(\.id))
             for kind in [BackfillKind.image, .content] {
-                let failed = results.filter { $0.failed.contains(kind) }.map(\.update.id)
+                let failed = results.filter { $0.failed.contains(kind) && (kind != .image || imageless.contains($0.update.id)) }
+                    .map(\.update.id)
                 try await store.bumpBackfillAttempts(ids: failed, kind: kind)
             }
             let disagreements = results.filter(\.languageDisagrees).count

@@ -33,7 +33,8 @@ public struct Migration: Sendable {
     }
 
     /// Every migration this binary knows, in order.
-    public static let all: [Migration] = [.baseSchema, .baseFunctions, .ingestAdditions, .scheduling, .languageTracking]
+    public static let all: [Migration] = [.baseSchema, .baseFunctions, .ingestAdditions, .scheduling, .languageTracking,
+                                          .upstreamParity, .authenticator]
 }
 
 /// What must exist for a migration to count as already done by someone else.
@@ -42,6 +43,8 @@ public enum AdoptionProbe: Sendable, Equatable {
     case relations([String])
     /// Functions in schema `public` (by name).
     case functions([String])
+    /// A query answering one boolean: true when the database already has this step's result.
+    case condition(String)
 
     static func forBaseMigration(_ version: Int) -> AdoptionProbe? {
         switch version {
@@ -58,6 +61,7 @@ public enum AdoptionProbe: Sendable, Equatable {
     var names: [String] {
         switch self {
         case .relations(let names), .functions(let names): names
+        case .condition: []
         }
     }
 }

@@ -118,6 +118,8 @@ public struct Migrator: Sendable {
         guard let probe = migration.adoption else { return false }
         let sql: String
         switch probe {
+        case .condition(let query):
+            return try await connection.query(query, label: "adoption probe").rows.first?[0] == "t"
         case .relations:
             sql = """
                 SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace

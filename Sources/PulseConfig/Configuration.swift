@@ -186,13 +186,16 @@ public struct SourceConfig: Sendable, Equatable {
     public var fetchIntervalHours: Int
     /// The per-source override written to `sources.max_content_length` (nil = global cap).
     public var maxContentLength: Int?
-    public var isActive: Bool
+    /// The explicit `active:` of the file, nil when it has none (the database's value stands).
+    public var active: Bool?
+    /// What the file implies: explicit value, else active.
+    public var isActive: Bool { active ?? true }
     public var languageDetection: Bool
 
     public init(
         slug: String, name: String, feedURL: String, websiteURL: String? = nil,
         categorySlug: String, language: String, fetchIntervalHours: Int = 2,
-        maxContentLength: Int? = nil, isActive: Bool = true, languageDetection: Bool = true
+        maxContentLength: Int? = nil, isActive: Bool? = nil, languageDetection: Bool = true
     ) {
         self.slug = slug
         self.name = name
@@ -202,7 +205,7 @@ public struct SourceConfig: Sendable, Equatable {
         self.language = language
         self.fetchIntervalHours = fetchIntervalHours
         self.maxContentLength = maxContentLength
-        self.isActive = isActive
+        self.active = isActive
         self.languageDetection = languageDetection
     }
 

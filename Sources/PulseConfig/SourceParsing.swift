@@ -86,7 +86,8 @@ struct SourceListParser {
         let maxContent: Int? = map.node("max_content_length") == nil ? nil
             : map.int("max_content_length", default: defaults.maxContentLength,
                       range: 1...SourceDefaults.absoluteMaxContentLength)
-        let isActive = map.bool("active", default: true)
+        // Only an explicit `active:` decides; without one the database keeps its value (see SourceSync).
+        let isActive: Bool? = map.node("active") == nil ? nil : map.bool("active", default: true)
         let detection = map.bool("language_detection", default: defaults.languageDetection)
 
         guard valid, let slug, let name, let feedURL, let category, let language else { return nil }

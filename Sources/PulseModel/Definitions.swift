@@ -21,10 +21,12 @@ public struct SourceDefinition: Sendable, Equatable {
     public var language: String
     public var fetchIntervalHours: Int
     public var maxContentLength: Int?
-    public var isActive: Bool
+    /// The file's explicit `active:`; nil leaves an existing row's `is_active` to the database
+    /// (operators and upstream migrations deactivate dead sources there) and inserts new ones active.
+    public var isActive: Bool?
 
     public init(slug: String, name: String, feedURL: String, websiteURL: String?, categorySlug: String,
-                language: String, fetchIntervalHours: Int, maxContentLength: Int?, isActive: Bool) {
+                language: String, fetchIntervalHours: Int, maxContentLength: Int?, isActive: Bool?) {
         self.slug = slug
         self.name = name
         self.feedURL = feedURL

@@ -51,7 +51,8 @@ struct ArticleInsertTests {
             #expect(first["url"] == "https://news.example.com/a?a=1&b=2")
             #expect(first["title"] == "First story")
             #expect(first["author"] == "Ana Silva")
-            #expect(first["image_url"] == nil)
+            // The app reads only image_url: it starts as the feed's thumbnail.
+            #expect(first["image_url"] == "https://cdn.example.com/t.jpg")
             #expect(first["thumbnail_url"] == "https://cdn.example.com/t.jpg")
             #expect((first["content"]?.count ?? 0) <= 50)
             #expect(first["language"] == "en")

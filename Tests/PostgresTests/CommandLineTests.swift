@@ -67,6 +67,31 @@ struct CommandLineTests {
         }
     }
 
+    /// `--migrate` twice on the shipped config after an operator turned a source off: it stays off,
+    /// and the output names it.
+    @Test func migrateLeavesOperatorDeactivatedSourcesOff() async throws {
+        try await TestDatabase.with { database in
+            let env = ["DATABASE_URL": database.url]
+            let config = try Self.shippedConfig()
+            let first = try await Self.run(["--migrate", "--config", config], environment: env)
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.stdout.contains("sources: 136 new"), "\(first.stdout)")
+            let db = try await database.connect(serviceRole: false)
+            try await db.query("UPDATE public.sources SET is_active = false WHERE slug = 'bbc-world'", label: "turn off")
+            for _ in 1...2 {
+                let again = try await Self.run(["--migrate", "--config", config], environment: env)
+                #expect(again.status == 0, "\(again.stderr)")
+                #expect(again.stdout.contains("sources: 0 new, 0 updated, 136 unchanged"), "\(again.stdout)")
+                #expect(again.stdout.contains("left inactive by the database (no 'active:' in the config): bbc-world"),
+                        "\(again.stdout)")
+                let active = try await db.query("SELECT is_active FROM public.sources WHERE slug = 'bbc-world'",
+                                                label: "read back").rows.first?.bool("is_active")
+                #expect(active == false)
+            }
+            await db.close()
+        }
+    }
+
     @Test func configurationAndInputErrorsHaveTheirStatuses() async throws {
         let noDatabase = try await Self.run(["--once", "--config", "feeds.yaml"])
         #expect(noDatabase.status == 64)

@@ -79,9 +79,19 @@ struct PrivilegeTests {
             let db = store.connection
             #expect(await db.currentRole == "service_role")
             try await db.query("UPDATE public.articles SET created_at = now() - interval '8 days'", label: "age rows")
+            // Upstream's caller gate: service_role alone is not enough without PostgREST's JWT claim
+            // (or a direct session as `postgres`).
+            do {
+                try await db.query("SELECT public.cleanup_old_articles(7)", label: "rpc without claims")
+                Issue.record("the caller gate must refuse a session without the service_role claim")
+            } catch let error as PostgresError {
+                #expect(error.sqlState == "42501", "\(error)")
+            }
+            try await db.query("SELECT set_config('request.jwt.claims', '{\"role\":\"service_role\"}', false)",
+                               label: "claims as PostgREST sets them")
             #expect(try await db.query("SELECT public.prune_old_image_urls(3)", label: "rpc").rows.first?[0] == "1")
             #expect(try await db.query("SELECT public.prune_old_content(2)", label: "rpc").rows.first?[0] == "1")
-            #expect(try await db.query("SELECT public.cleanup_old_articles(7)", label: "rpc").rows.first?[0] == "1")
+            #expect(try await db.query("SELECT public.cleanup_old_articles(days_to_keep => 7)", label: "rpc").rows.first?[0] == "1")
             #expect(Int(try await db.query("SELECT public.get_db_size_bytes()", label: "rpc").rows.first?[0] ?? "") ?? 0 > 0)
             await db.close()
         }

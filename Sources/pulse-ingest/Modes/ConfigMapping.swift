@@ -18,7 +18,7 @@ extension PulseConfiguration {
             SourceDefinition(slug: $0.slug, name: $0.name, feedURL: $0.feedURL, websiteURL: $0.websiteURL,
                              categorySlug: $0.categorySlug, language: $0.language,
                              fetchIntervalHours: $0.fetchIntervalHours, maxContentLength: $0.maxContentLength,
-                             isActive: $0.isActive)
+                             isActive: $0.active)
         }
     }
 }

@@ -44,11 +44,23 @@ struct MigrateMode {
         return "schema: " + parts.joined(separator: "; ")
     }
 
+    /// One summary line, then one line per kind of change that names the sources.
     static func describe(_ sync: SyncReport) -> String {
-        var text = "sources: \(sync.sourcesInserted) new, \(sync.sourcesUpdated) updated, \(sync.sourcesUnchanged) unchanged"
+        var text = "sources: \(sync.sourcesInserted.count) new, \(sync.sourcesUpdated.count) updated, "
+            + "\(sync.sourcesUnchanged) unchanged"
         if !sync.sourcesDeactivated.isEmpty { text += ", \(sync.sourcesDeactivated.count) deactivated" }
         if sync.sourcesUnlisted > 0 { text += ", \(sync.sourcesUnlisted) in the database but not in the config" }
         text += "; categories: \(sync.categoriesInserted) new, \(sync.categoriesUpdated) updated"
+        let details: [(String, [String])] = [
+            ("added", sync.sourcesInserted),
+            ("updated", sync.sourcesUpdated.map(\.description)),
+            ("left inactive by the database (no 'active:' in the config)", sync.sourcesLeftInactive),
+            ("deactivated by the config ('active: false')", sync.sourcesDeactivatedByFile),
+            ("deactivated as unlisted (prune_unlisted)", sync.sourcesDeactivated),
+        ]
+        for (what, slugs) in details where !slugs.isEmpty {
+            text += "\n  \(what): " + slugs.joined(separator: ", ")
+        }
         return text
     }
 }

@@ -37,7 +37,8 @@ create view source_health with (security_invoker = on) as
   select s.id, s.name, s.slug, s.is_active, s.consecutive_failures, s.circuit_open_until,
     s.circuit_open_until > now() as circuit_open, s.last_fetched_at,
     (select max(published_at) from articles a where a.source_id = s.id) as most_recent_article_at,
-    0::bigint as articles_last_24h from sources s;
+    (select count(*) from articles a where a.source_id = s.id and a.published_at > now() - interval '24 hours')
+      as articles_last_24h from sources s;
 alter table categories enable row level security;
 alter table sources enable row level security;
 alter table articles enable row level security;
@@ -46,19 +47,67 @@ create policy "Public read categories" on categories for select using (true);
 create policy "Public read active sources" on sources for select using (is_active = true);
 create policy "Public read articles" on articles for select using (true);
 
--- The backend's RPCs (bodies reduced; adoption must leave them exactly as they are).
+-- The backend's RPCs with its signatures (names, argument names, defaults, return types), its
+-- caller gate and grants; bodies reduced. Adoption must leave them exactly as they are.
 create function search_articles(search_query text, result_limit int default 20, search_language text default null,
   result_offset int default 0) returns setof articles language sql security definer set search_path = ''
   as $$ select * from public.articles where false $$;
-create function cleanup_old_articles(days int) returns int language sql security definer set search_path = '' as $$ select 0 $$;
-create function prune_old_image_urls(days int) returns int language sql security definer set search_path = '' as $$ select 0 $$;
-create function prune_old_content(days int) returns int language sql security definer set search_path = '' as $$ select 0 $$;
-create function batch_update_article_images(u jsonb) returns int language sql security definer set search_path = '' as $$ select 0 $$;
-create function batch_update_article_content(u jsonb) returns int language sql security definer set search_path = '' as $$ select 0 $$;
-create function bump_backfill_attempts(ids text[], kind text) returns int language sql security definer set search_path = '' as $$ select 0 $$;
-create function batch_update_source_fetch_state(u jsonb) returns int language sql security definer set search_path = '' as $$ select 0 $$;
-create function get_db_size_bytes() returns bigint language sql security definer set search_path = ''
+create function cleanup_old_articles(days_to_keep int default 30) returns int language plpgsql security definer
+  set search_path = '' as $$ begin
+    if not (coalesce(nullif(pg_catalog.current_setting('request.jwt.claims', true), '')::jsonb ->> 'role', '') = 'service_role'
+            or session_user = 'postgres') then raise exception 'denied'; end if;
+    return 0; end $$;
+create function prune_old_image_urls(days_to_keep int) returns bigint language plpgsql security definer
+  set search_path = '' as $$ begin
+    if not (coalesce(nullif(pg_catalog.current_setting('request.jwt.claims', true), '')::jsonb ->> 'role', '') = 'service_role'
+            or session_user = 'postgres') then raise exception 'denied'; end if;
+    return 0; end $$;
+create function prune_old_content(days_to_keep int) returns bigint language plpgsql security definer
+  set search_path = '' as $$ begin
+    if not (coalesce(nullif(pg_catalog.current_setting('request.jwt.claims', true), '')::jsonb ->> 'role', '') = 'service_role'
+            or session_user = 'postgres') then raise exception 'denied'; end if;
+    return 0; end $$;
+create function batch_update_article_images(updates jsonb) returns int language plpgsql security definer
+  set search_path = '' as $$ begin
+    if not (coalesce(nullif(pg_catalog.current_setting('request.jwt.claims', true), '')::jsonb ->> 'role', '') = 'service_role'
+            or session_user = 'postgres') then raise exception 'denied'; end if;
+    return 0; end $$;
+create function batch_update_article_content(updates jsonb) returns int language plpgsql security definer
+  set search_path = '' as $$ begin
+    if not (coalesce(nullif(pg_catalog.current_setting('request.jwt.claims', true), '')::jsonb ->> 'role', '') = 'service_role'
+            or session_user = 'postgres') then raise exception 'denied'; end if;
+    return 0; end $$;
+create function bump_backfill_attempts(url_hashes text[], kind text) returns int language plpgsql security definer
+  set search_path = '' as $$ begin
+    if not (coalesce(nullif(pg_catalog.current_setting('request.jwt.claims', true), '')::jsonb ->> 'role', '') = 'service_role'
+            or session_user = 'postgres') then raise exception 'denied'; end if;
+    return 0; end $$;
+create function batch_update_source_fetch_state(updates jsonb) returns int language plpgsql security definer
+  set search_path = '' as $$ begin
+    if not (coalesce(nullif(pg_catalog.current_setting('request.jwt.claims', true), '')::jsonb ->> 'role', '') = 'service_role'
+            or session_user = 'postgres') then raise exception 'denied'; end if;
+    return 0; end $$;
+create function get_db_size_bytes() returns bigint language sql stable set search_path = ''
   as $$ select 0::bigint /* backend fixture */ $$;
+revoke all on function search_articles(text, int, text, int), cleanup_old_articles(int), prune_old_image_urls(int),
+  prune_old_content(int), batch_update_article_images(jsonb), batch_update_article_content(jsonb),
+  bump_backfill_attempts(text[], text), batch_update_source_fetch_state(jsonb), get_db_size_bytes()
+  from public, anon, authenticated;
+grant execute on function search_articles(text, int, text, int) to anon, authenticated, service_role;
+grant execute on function cleanup_old_articles(int), prune_old_image_urls(int), prune_old_content(int),
+  batch_update_article_images(jsonb), batch_update_article_content(jsonb), bump_backfill_attempts(text[], text),
+  batch_update_source_fetch_state(jsonb), get_db_size_bytes() to service_role;
+
+-- The backend's grants: column lists for the API roles, nothing on fetch_logs or source_health.
+grant usage on schema public to anon, authenticated, service_role;
+grant select on categories to anon, authenticated;
+grant select (id, name, slug, website_url, logo_url, category_id, language, is_active) on sources to anon, authenticated;
+grant select (id, title, summary, content, url, image_url, thumbnail_url, author, published_at, created_at, language,
+  source_id, category_id, source_name, source_slug, category_name, category_slug, media_type, media_url,
+  media_duration, media_mime_type, search_vector) on articles to anon, authenticated;
+grant select on articles_with_source to anon, authenticated, service_role;
+grant all on categories, sources, articles, fetch_logs, source_health to service_role;
+create index idx_articles_search on articles using gin (search_vector);
 
 insert into categories (name, slug, display_order) values ('World', 'world', 1), ('Technology', 'technology', 2),
   ('Business', 'business', 3), ('Sports', 'sports', 4), ('Entertainment', 'entertainment', 5),

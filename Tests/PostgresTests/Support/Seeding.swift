@@ -11,7 +11,7 @@ enum Seed {
     ].enumerated().map { CategoryDefinition(slug: $1.0, name: $1.1, displayOrder: $0 + 1) }
 
     static func source(_ slug: String, category: String = "world", language: String = "en",
-                       active: Bool = true, maxContentLength: Int? = nil) -> SourceDefinition {
+                       active: Bool? = nil, maxContentLength: Int? = nil) -> SourceDefinition {
         SourceDefinition(slug: slug, name: "Source \(slug)", feedURL: "https://feeds.example.com/\(slug).xml",
                          websiteURL: "https://example.com", categorySlug: category, language: language,
                          fetchIntervalHours: 2, maxContentLength: maxContentLength, isActive: active)
