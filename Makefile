@@ -7,7 +7,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 # With no DATABASE_URL, `run` and `test` use a private PostgreSQL cluster under .pgdata/.
 PG := bash .ci/local-postgres
 
-.PHONY: all deps build release run test test-unit bench bench-feeds bench-articles bench-daemon demo db-start db-stop db-url clean install check-units
+.PHONY: all deps build release run test test-unit bench bench-feeds bench-articles bench-daemon bench-language demo db-start db-stop db-url clean install check-units
 
 all: build
 
@@ -39,7 +39,7 @@ test:
 	  bash systemd/check-units
 
 # Benchmarks: each prints ratios against a baseline measured in the same run (Tests/Benchmarks/).
-bench: bench-feeds bench-articles bench-daemon
+bench: bench-feeds bench-articles bench-daemon bench-language
 
 bench-feeds: release
 	bash Tests/Benchmarks/feed-parse.sh
@@ -49,6 +49,11 @@ bench-articles: release
 
 bench-daemon: release
 	bash Tests/Benchmarks/daemon-farm.sh
+
+# Accuracy of the stored-language rule, old and new side by side, on labelled texts we wrote.
+bench-language: deps
+	$(SWIFT) build -c release --product language-bench
+	.build/release/language-bench Tests/Benchmarks/language/*.tsv Tests/LanguageTaggerTests/Fixtures/*.tsv
 
 # The product with no internet: private PostgreSQL, the benchmark's loopback feed farm, the service.
 demo: release

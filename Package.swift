@@ -109,6 +109,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // `make bench-language`: old and new language rules side by side on labelled texts.
+        .executableTarget(name: "language-bench", dependencies: ["LanguageTagger"], path: "Sources/LanguageBench"),
+
         .testTarget(name: "AddressPolicyTests", dependencies: ["AddressPolicy"]),
         .testTarget(name: "HTTPFetcherTests", dependencies: ["HTTPFetcher", "AddressPolicy", "CCurl", "LoopbackHTTPServer"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),

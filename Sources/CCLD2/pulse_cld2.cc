@@ -17,7 +17,7 @@ void copyCode(const char *code, char out[PULSE_CLD2_CODE_CAPACITY]) {
 
 }  // namespace
 
-extern "C" int pulse_cld2_detect(const char *utf8, int length, int is_plain_text,
+extern "C" int pulse_cld2_detect(const char *utf8, int length, int is_plain_text, int best_effort,
                                  char out_code[PULSE_CLD2_CODE_CAPACITY], int *percent,
                                  double *normalized_score, int *is_reliable, int *text_bytes) {
     if (out_code == nullptr || percent == nullptr || normalized_score == nullptr ||
@@ -46,7 +46,7 @@ extern "C" int pulse_cld2_detect(const char *utf8, int length, int is_plain_text
     // CLD2 itself does not throw; the guard only keeps any C++ exception from crossing into C.
     try {
         const CLD2::Language summary = CLD2::ExtDetectLanguageSummaryCheckUTF8(
-            utf8, length, is_plain_text != 0, &hints, CLD2::kCLDFlagBestEffort,
+            utf8, length, is_plain_text != 0, &hints, best_effort != 0 ? CLD2::kCLDFlagBestEffort : 0,
             language3, percent3, scores3, nullptr, &bytes, &reliable, &validPrefix);
         if (validPrefix < length) {
             return 1;

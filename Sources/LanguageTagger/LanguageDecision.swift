@@ -7,9 +7,9 @@ public struct LanguageDetection: Sendable, Equatable {
     public var rawCode: String
     /// Share of the scored text in `code`'s language, 0...100.
     public var percent: Int
-    /// CLD2 called it reliable AND it scored at least `LanguageTagger.minimumTextBytes`.
-    /// With the best-effort flag CLD2 reports "reliable" even for one word ("Brexit" -> sv),
-    /// so its flag alone cannot gate short headlines.
+    /// Whether the rule trusts the answer: CLD2's own is_reliable (`cld2Reliable`), or that plus
+    /// `LanguageTagger.minimumTextBytes` letter bytes (`bestEffortGated`, where the best-effort flag
+    /// makes CLD2 call even one word reliable).
     public var reliable: Bool
     /// Letter bytes CLD2 actually scored (spaces, digits and punctuation are not counted).
     public var textBytes: Int

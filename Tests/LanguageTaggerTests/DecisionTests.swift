@@ -51,19 +51,28 @@ struct DecisionTests {
         #expect(decision == LanguageDecision(code: "pt", source: .configured(reason: .disabled), detected: nil, disagrees: false))
     }
 
-    @Test("short text falls back to the configured language even when CLD2 guesses", arguments: [
+    @Test("language-neutral short text keeps the configured language", arguments: [
         "Brexit", "Huelga general", "Live updates", "Oscars 2026", "Greve geral",
     ])
     func shortTextFallsBack(title: String) throws {
         for configured in ["en", "pt", "es"] {
             let decision = LanguageTagger.decide(title: title, summary: nil, body: nil, configured: configured, detectionEnabled: true)
             #expect(decision.code == configured)
-            #expect(decision.source == .configured(reason: .unreliable))
+            #expect(decision.source != .detected)
             #expect(decision.disagrees == false)
             let detected = try #require(decision.detected)
             #expect(detected.reliable == false)
-            #expect(detected.textBytes < LanguageTagger.minimumTextBytes)
         }
+    }
+
+    @Test("a summary that repeats the title, or a body that repeats the summary, is counted once")
+    func repeatsAreRemovedBeforeDetection() {
+        let title = "Governo aprova novo orçamento para a saúde"
+        let once = LanguageTagger.detectionBytes(title: title, summary: nil, body: nil)
+        let repeated = LanguageTagger.detectionBytes(title: title, summary: title + ".", body: "\(title)\n\(title.uppercased())")
+        #expect(repeated == once)
+        let extra = LanguageTagger.detectionBytes(title: title, summary: "O texto segue para o Senado.", body: nil)
+        #expect(String(decoding: extra, as: UTF8.self) == title + "\nO texto segue para o Senado.")
     }
 
     @Test("no letters at all is an abstention", arguments: ["", "2026 - 1:0 (3:2)", "🔥🔥🔥 !!!", "   "])

@@ -9,11 +9,12 @@ extern "C" {
 /// Size of the buffer that receives CLD2's language code ("en", "zh-Hant", "un"), NUL included.
 #define PULSE_CLD2_CODE_CAPACITY 8
 
-/// Detects the language of `length` bytes of UTF-8 with CLD2's best-effort flag and no hints.
+/// Detects the language of `length` bytes of UTF-8 with no hints; `best_effort` non-zero sets
+/// CLD2's best-effort flag (it then answers on very little text and calls that reliable).
 /// Writes the summary language's code, its percent of the text (0-100), its normalized score,
 /// whether CLD2 calls it reliable (0/1) and how many letter bytes CLD2 scored.
 /// Returns 0 on success, 1 when the input is not valid UTF-8 (code "un"), -1 on bad arguments.
-int pulse_cld2_detect(const char *utf8, int length, int is_plain_text,
+int pulse_cld2_detect(const char *utf8, int length, int is_plain_text, int best_effort,
                       char out_code[PULSE_CLD2_CODE_CAPACITY], int *percent,
                       double *normalized_score, int *is_reliable, int *text_bytes);
 
