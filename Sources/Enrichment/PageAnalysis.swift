@@ -9,6 +9,12 @@ public struct PageAnalysis: Sendable, Equatable {
     public var imageURL: String?
     public var article: ReadableArticle?
     public var language: LanguageDecision?
+    /// What the page declares about itself: the article's fields when Readability found one, else
+    /// the meta tags and `<title>` (a headline-only page still has a title, a description and a date).
+    public var metadata: PageMetadata
+
+    /// Characters of paragraph text used for language detection on a page with no article.
+    static let fallbackTextLimit = 4_096
 
     /// `title`/`summary` are the feed's (or stored) text, used with the body for language
     /// detection; `configuredLanguage` is the source's and is never passed to CLD2 as a hint.
@@ -22,10 +28,35 @@ public struct PageAnalysis: Sendable, Equatable {
         let pageURL = pageURL ?? OpenGraph.declaredURL(in: document) ?? "https://localhost/"
         let article = Readability.extract(from: document, url: pageURL,
                                           options: ReadabilityOptions(maxTextLength: maxTextLength, includeHTML: includeHTML))
+        var metadata: PageMetadata
+        var bodyText = article?.text
+        if let article {
+            metadata = PageMetadata(title: article.title, byline: article.byline, excerpt: article.excerpt,
+                                    siteName: article.siteName, publishedTime: article.publishedTime)
+        } else {
+            metadata = OpenGraph.metadata(in: document, pageURL: pageURL, includeImage: false)
+            metadata.title = metadata.title ?? document.title
+            bodyText = paragraphText(of: document)
+        }
         let language = LanguageTagger.decide(
-            title: title ?? article?.title ?? "", summary: summary ?? article?.excerpt, body: article?.text,
+            title: title ?? metadata.title ?? "", summary: summary ?? metadata.excerpt, body: bodyText,
             configured: configuredLanguage, detectionEnabled: detectLanguage)
         return PageAnalysis(imageURL: OpenGraph.imageURL(in: document, pageURL: pageURL), article: article,
-                            language: language)
+                            language: language, metadata: metadata)
+    }
+
+    /// The text of the page's paragraphs and headings, for language detection only, when
+    /// Readability kept nothing (its rules drop a lone paragraph that repeats the headline).
+    static func paragraphText(of document: HTMLDocument) -> String {
+        var text = ""
+        for tag in ["h1", "h2", "p"] {
+            for element in document.elements(named: tag) {
+                let part = document.textContent(of: element).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                guard !part.isEmpty else { continue }
+                text += text.isEmpty ? part : "\n" + part
+                if text.count >= fallbackTextLimit { return String(text.prefix(fallbackTextLimit)) }
+            }
+        }
+        return text
     }
 }

@@ -62,6 +62,16 @@ struct PulseIngest: AsyncParsableCommand {
         "With --dump-article --text: write <basename>.txt per input into this folder.", valueName: "dir"))
     var outputDirectory: String?
 
+    @Option(name: .customLong("files-from"), help: ArgumentHelp(
+        "With --dump-feed / --dump-article: read more inputs from this file, one per line ('-' for standard input).",
+        valueName: "path"))
+    var filesFrom: String?
+
+    @Option(name: .customLong("source-language"), help: ArgumentHelp(
+        "With --dump-article: the source's configured language; prints the language the service would store.",
+        discussion: "Without it, 'language' is printed only when detected.", valueName: "code"))
+    var sourceLanguage: String?
+
     @Flag(name: .customLong("dry-run"), help: "With --prune: print what would change, change nothing.")
     var dryRun = false
 
@@ -109,7 +119,16 @@ struct PulseIngest: AsyncParsableCommand {
             throw ValidationError(
                 "choose one mode: --once, --backfill, --prune, --migrate, --check-config, --dump-feed or --dump-article")
         }
-        if (dumpFeed || dumpArticle) && inputs.isEmpty { throw ValidationError("which document? give a path or URL") }
+        if (dumpFeed || dumpArticle) && inputs.isEmpty && filesFrom == nil {
+            throw ValidationError("which document? give a path or URL, or --files-from")
+        }
+        if filesFrom != nil && !(dumpFeed || dumpArticle) { throw ValidationError("--files-from goes with --dump-feed or --dump-article") }
+        if let sourceLanguage {
+            guard dumpArticle else { throw ValidationError("--source-language goes with --dump-article") }
+            guard sourceLanguage.count == 2, sourceLanguage.allSatisfy({ $0.isASCII && $0.isLowercase }) else {
+                throw ValidationError("--source-language \(sourceLanguage): expected a two-letter ISO 639-1 code such as 'pt'")
+            }
+        }
         if !(dumpFeed || dumpArticle) && !inputs.isEmpty {
             throw ValidationError("unexpected argument '\(inputs[0])' (paths and URLs go with --dump-feed or --dump-article)")
         }
@@ -149,6 +168,8 @@ struct PulseIngest: AsyncParsableCommand {
                                options: .detect(environment: environment))
         let logger = Logger(label: "pulse-ingest")
         let networks = try allowedNetworks(logger: logger)
+        var inputs = inputs
+        if let filesFrom { inputs += try Self.readInputList(filesFrom) }
         if dumpFeed {
             let status = await DumpFeedMode(
                 inputs: inputs, baseURL: baseURL, contentType: contentType, options: FeedParserOptions(),
@@ -160,6 +181,7 @@ struct PulseIngest: AsyncParsableCommand {
         if dumpArticle {
             let status = await DumpArticleMode(
                 inputs: inputs, pageURL: pageURL, textOnly: textOnly, outputDirectory: outputDirectory,
+                sourceLanguage: sourceLanguage,
                 fetcherConfiguration: PulseConfiguration().fetcherConfiguration(userAgent: nil, allowedNetworks: networks)).run()
             if status != 0 { throw ExitCode(status) }
             return
@@ -201,6 +223,39 @@ struct PulseIngest: AsyncParsableCommand {
         logger.warning("SSRF guard relaxed by operator opt-in: fetching from these networks is allowed",
                        metadata: ["networks": "\(networks.map(\.description).joined(separator: ","))"])
         return networks
+    }
+
+    /// `--files-from`: one input per line, blank lines skipped; "-" reads standard input.
+    static func readInputList(_ path: String) throws -> [String] {
+        let data: Data?
+        if path == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            data = FileManager.default.contents(atPath: path)
+        }
+        guard let data else { throw ValidationError("--files-from \(path): cannot read the file") }
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// AsyncParsableCommand's own entry point, with many positional inputs kept away from the
+    /// parser (`PositionalSplit` says why).
+    static func main() async {
+        let split = PositionalSplit.split(Array(CommandLine.arguments.dropFirst()))
+        do {
+            var command = try parseAsRoot(split.parse)
+            if var pulse = command as? PulseIngest, !split.extra.isEmpty {
+                pulse.inputs += split.extra
+                command = pulse
+            }
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
     }
 
     /// Eight hex digits that tie together the lines of one run.

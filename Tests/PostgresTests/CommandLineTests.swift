@@ -178,6 +178,82 @@ struct CommandLineTests {
         }
     }
 
+    /// A page whose only paragraph repeats its headline: Readability keeps no body, and the tool
+    /// still prints what the page declares and its language (it printed `{}` before).
+    @Test func dumpArticleOnAHeadlineOnlyPagePrintsTitleAndLanguage() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("headline-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = folder.appendingPathComponent("headline.html").path
+        try """
+            <!doctype html><html><head><title>Governo aprova reforma da previdência | Jornal</title>
+            <meta property="og:title" content="Governo aprova reforma da previdência">
+            <meta name="description" content="Texto segue agora para votação no Senado na próxima semana.">
+            <meta property="og:image" content="https://img.example.com/reforma.jpg">
+            <meta property="article:published_time" content="2026-11-20T10:00:00Z"></head>
+            <body><h1>Governo aprova reforma da previdência</h1><p>Governo aprova reforma da previdência</p></body></html>
+            """.write(toFile: page, atomically: true, encoding: .utf8)
+        let run = try await Self.run(["--dump-article", page])
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(json["title"] as? String == "Governo aprova reforma da previdência")
+        #expect(json["excerpt"] as? String == "Texto segue agora para votação no Senado na próxima semana.")
+        #expect(json["og_image"] as? String == "https://img.example.com/reforma.jpg")
+        #expect(json["published_at"] as? String == "2026-11-20T10:00:00Z")
+        #expect(json["language"] as? String == "pt" && json["language_source"] as? String == "detected")
+        #expect(json["text"] as? String == "")
+
+        // Language-neutral text: only --source-language gives it one, the source's, as the service would.
+        let neutral = folder.appendingPathComponent("neutral.html").path
+        try "<html><head><title>Oscars 2026</title></head><body><h1>Oscars 2026</h1></body></html>"
+            .write(toFile: neutral, atomically: true, encoding: .utf8)
+        let bare = try await Self.run(["--dump-article", neutral])
+        #expect(bare.status == 0 && bare.stdout.contains("\"title\":\"Oscars 2026\"") && !bare.stdout.contains("language"))
+        let withSource = try await Self.run(["--dump-article", "--source-language", "es", neutral])
+        #expect(withSource.stdout.contains("\"language\":\"es\"") && withSource.stdout.contains("\"language_source\":\"source\""),
+                "\(withSource.stdout)")
+        let bad = try await Self.run(["--dump-article", "--source-language", "Spanish", neutral])
+        #expect(bad.status == 64 && bad.stderr.contains("two-letter"))
+    }
+
+    /// Inputs from a list file and from arguments mixed with options come out in order, one each.
+    @Test func dumpArticleTakesInputsFromAListAndBetweenOptions() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inputs-\(UUID().uuidString.prefix(8))")
+        let out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var paths: [String] = []
+        for number in 1...6 {
+            let path = folder.appendingPathComponent("page\(number).html").path
+            try Self.articlePage(number).write(toFile: path, atomically: true, encoding: .utf8)
+            paths.append(path)
+        }
+        let list = folder.appendingPathComponent("list.txt").path
+        try (paths[3...].joined(separator: "\n") + "\n\n").write(toFile: list, atomically: true, encoding: .utf8)
+        // Options between the paths, value-taking ones included, must not swallow or become inputs.
+        let run = try await Self.run(["--dump-article", paths[0], "--text", paths[1], "--url", "https://news.example.com/a",
+                                      "--out-dir", out.path, paths[2], "--files-from", list])
+        #expect(run.status == 0, "\(run.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(written == (1...6).map { "page\($0).txt" })
+        let missing = try await Self.run(["--dump-article", "--files-from", folder.appendingPathComponent("nope").path])
+        #expect(missing.status == 64 && missing.stderr.contains("cannot read"))
+    }
+
+    /// `PositionalSplit.optionsTakingValues` must list every option that takes a value, or a path
+    /// after such an option would be parsed as its value.
+    @Test func positionalSplitKnowsEveryValueTakingOption() async throws {
+        let run = try await Self.run(["--experimental-dump-help"])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let arguments = try #require((root["command"] as? [String: Any])?["arguments"] as? [[String: Any]])
+        let options = Set(arguments.filter { $0["kind"] as? String == "option" }
+            .compactMap { ($0["preferredName"] as? [String: Any])?["name"] as? String }.map { "--" + $0 })
+        #expect(options == ["--allow-networks", "--base-url", "--config", "--content-type", "--files-from", "--kind",
+                            "--limit", "--log-format", "--log-level", "--metrics-address", "--out-dir", "--source",
+                            "--source-language", "--url"],
+                "update PositionalSplit.optionsTakingValues along with this list")
+    }
+
     static func makeDue(_ database: TestDatabase) async throws {
         let db = try await database.connect(serviceRole: false)
         try await db.query("UPDATE public.sources SET last_fetched_at = NULL, next_due_at = NULL", label: "make due")

@@ -2,20 +2,26 @@ import Enrichment
 import Foundation
 import HTTPFetcher
 
-/// `--dump-article PATH|URL ... [--url URL] [--text] [--out-dir DIR]`: no database; extract the
-/// article from each page and print JSON (JSON Lines for several), or only the text; with
-/// `--text --out-dir DIR` one `<basename>.txt` per input, so a corpus is processed by one process.
+/// `--dump-article PATH|URL ... [--url URL] [--text] [--out-dir DIR] [--source-language LANG]`: no
+/// database; extract the article from each page and print JSON (JSON Lines for several), or only
+/// the text; with `--text --out-dir DIR` one `<basename>.txt` per input, so a corpus is processed
+/// by one process. A page with no article body still prints what it declares (title, excerpt,
+/// image, date) and its language, with `text` empty: the output is never `{}`.
 struct DumpArticleMode {
     let inputs: [String]
     let pageURL: String?
     let textOnly: Bool
     let outputDirectory: String?
+    /// The source language the service would fall back to; nil prints only detected languages.
+    let sourceLanguage: String?
     let fetcherConfiguration: FetcherConfiguration
 
     struct Output: Encodable {
         let title: String?, byline: String?, excerpt: String?
         let published_at: String?, og_image: String?, language: String?
-        let language_confidence: Int?, text: String?, html: String?
+        /// "detected", or "source" when the service would store the source's language.
+        let language_source: String?
+        let language_confidence: Int?, text: String, html: String?
     }
 
     /// What one input produced, printed in input order.
@@ -87,7 +93,7 @@ struct DumpArticleMode {
                 bytes = [UInt8](data)
             }
             let analysis = try PageAnalysis.analyze(page: bytes, contentType: contentType, pageURL: url,
-                                                    title: nil, summary: nil, configuredLanguage: "en",
+                                                    title: nil, summary: nil, configuredLanguage: sourceLanguage ?? "en",
                                                     detectLanguage: true, includeHTML: !textOnly)
             guard !textOnly else {
                 let text = analysis.article?.text ?? ""
@@ -98,12 +104,14 @@ struct DumpArticleMode {
                 return .written
             }
             let detected = analysis.language?.source == .detected
+            let shown = detected || sourceLanguage != nil
             return .line(Self.jsonLine(Output(
-                title: analysis.article?.title, byline: analysis.article?.byline,
-                excerpt: analysis.article?.excerpt, published_at: analysis.article?.publishedTime,
-                og_image: analysis.imageURL, language: detected ? analysis.language?.code : nil,
+                title: analysis.metadata.title, byline: analysis.metadata.byline,
+                excerpt: analysis.metadata.excerpt, published_at: analysis.metadata.publishedTime,
+                og_image: analysis.imageURL, language: shown ? analysis.language?.code : nil,
+                language_source: shown ? (detected ? "detected" : "source") : nil,
                 language_confidence: detected ? analysis.language?.detected?.percent : nil,
-                text: analysis.article?.text, html: analysis.article?.html)))
+                text: analysis.article?.text ?? "", html: analysis.article?.html)))
         } catch {
             return .failed("\(input): \(error)")
         }
