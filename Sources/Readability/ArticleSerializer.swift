@@ -13,7 +13,8 @@ struct ArticleSerializer {
     static let renamed: [String: String] = ["b": "strong", "i": "em", "h1": "h2", "figcaption": "p", "dt": "p", "dd": "p"]
     /// Dropped with their content.
     static let droppedTags: Set<String> = [
-        "script", "style", "noscript", "iframe", "object", "embed", "svg", "math", "form", "button", "input",
+        // MathML is kept as its text (v=GM/r); its annotations would repeat it in TeX.
+        "script", "style", "noscript", "iframe", "object", "embed", "svg", "annotation", "annotation-xml", "form", "button", "input",
         "select", "textarea", "template", "video", "audio", "canvas", "head", "title", "meta", "link", "nav",
         "source", "track", "map", "area", "dialog",
     ]

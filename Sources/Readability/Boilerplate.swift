@@ -14,6 +14,7 @@ extension Extractor {
         "popular", "most-read", "mostread", "toolbar", "skip-link", "sr-only", "visually-hidden",
         "screen-reader", "modal", "overlay", "masthead", "jump-link", "site-nav", "site-header",
         "site-footer", "donate", "app-promo", "podcast-promo", "live-updates-nav", "pagination",
+        "pullquote", "pull-quote", "stock-ticker", "ticker-widget", "quote-widget", "stock-quote", "gallery-counter",
     ])
     static let articleBodyWords = Regexps.Keywords([
         "article-body", "articlebody", "story-body", "storybody", "post-content", "entry-content",
@@ -87,6 +88,7 @@ extension Extractor {
         for time in content.elements("time").reversed() where time.parent != nil && time.parent?.tag != "p" {
             time.remove()
         }
+        removePageFurniture(content)
         removeTitleRepeat(content)
     }
 
@@ -103,10 +105,37 @@ extension Extractor {
     }
 
     func isSiteLink(_ href: String?) -> Bool {
+        // A javascript: "link" goes nowhere; its text is the page's own (glossary pop-ups).
+        if let href, href.trimmingASCIIWhitespace().lowercased().hasPrefix("javascript:") { return false }
         guard let href = href?.trimmingASCIIWhitespace(), !href.isEmpty, let siteHost else { return true }
         let parts = URLResolver.split(href)
         guard let authority = parts.authority else { return true }   // relative, in-page, mailto:
-        return Self.comparableHost(authority) == siteHost
+        return Self.sameSite(Self.comparableHost(authority), siteHost)
+    }
+
+    /// Same host, or the same host under another public suffix: a page whose canonical link says
+    /// news.example.de while all its own links go to news.example.com (no `--url` given) must still
+    /// see those links as the site's. Subdomains stay distinct, as before. Two-level country
+    /// suffixes (co.uk, com.br) are recognised by their usual second labels.
+    static func sameSite(_ host: String, _ siteHost: String) -> Bool {
+        if host == siteHost { return true }
+        guard let name = withoutSuffix(host), let siteName = withoutSuffix(siteHost) else { return false }
+        return name == siteName
+    }
+
+    static let secondLevelLabels: Set<String> = ["co", "com", "org", "net", "gov", "ac", "edu", "ne", "or", "go", "gob", "nic"]
+
+    /// The host without its public suffix ("www.bbc.co.uk" -> "www.bbc"); nil for IP literals and
+    /// names too short to tell publishers apart.
+    static func withoutSuffix(_ host: String) -> String? {
+        var labels = host.split(separator: ".")
+        guard labels.count >= 2, !host.hasPrefix("["), !host.allSatisfy({ $0.isNumber || $0 == "." }) else { return nil }
+        let last = labels.removeLast()
+        if labels.count >= 2, last.count == 2, let second = labels.last, secondLevelLabels.contains(String(second)) {
+            labels.removeLast()
+        }
+        let name = labels.joined(separator: ".")
+        return (labels.last?.count ?? 0) >= 3 ? name : nil
     }
 
     /// Lower-cased host without userinfo, port and a leading "www.".

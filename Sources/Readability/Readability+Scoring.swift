@@ -31,6 +31,9 @@ extension Extractor {
         var linkLength = 0.0
         for link in element.elements("a") {
             let href = link.attribute("href")
+            // Not in Readability.js: a javascript: link leads nowhere, so its text counts as text
+            // (some sites wrap whole paragraphs in them for glossary pop-ups).
+            if href?.lowercased().hasPrefix("javascript:") == true { continue }
             let coefficient = (href.map { $0.count > 1 && $0.hasPrefix("#") } ?? false) ? 0.3 : 1
             linkLength += Double(link.innerTextLength) * coefficient
         }

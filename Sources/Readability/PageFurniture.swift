@@ -1,0 +1,193 @@
+import Foundation
+
+/// Precision rules run after the grab, for furniture that sits inside the article container and
+/// carries no tell-tale class name: header lines (bylines, datelines, "Updated ..." and disclosure
+/// lines), gallery chrome and captions, pull quotes, stock-quote widgets, the page's own URL
+/// printed as text, and trailing blocks (author contact lines, comment notices, "About X"
+/// boilerplate). Each rule only looks at short blocks; a paragraph of article text is never that
+/// short and furniture-shaped at once in our fixtures (Tests/ReadabilityTests/Fixtures/pages).
+extension Extractor {
+    /// Blocks longer than this are never treated as furniture lines.
+    static let furnitureLineLimit = 300
+    /// Head lines (before the first real paragraph) shorter than this may be bylines or datelines.
+    static let headLineLimit = 120
+    /// A paragraph at least this long starts the article text proper.
+    static let firstParagraphLength = 120
+    /// Pull quotes repeat a sentence of the body; shorter repeats may be a subheading's words.
+    static let pullQuoteMinimumLength = 30
+    /// How far from the end (in characters of text) trailing furniture is looked for.
+    static let trailingWindow = 1_200
+
+    /// Lines that announce, not report. Matched on the lowercased start of short blocks anywhere.
+    static let furnitureLinePrefixes = [
+        "disclosure:", "disclaimer:", "transparency note:", "this article contains affiliate links",
+        "this post contains affiliate links", "we may earn a commission", "we may earn commission",
+        "post a comment", "leave a comment", "add a comment", "comments are moderated", "comments are closed",
+        "join the conversation", "please read our community guidelines", "view comments", "show comments",
+    ]
+    /// Head-only prefixes: dates and bylines, which article sentences can also start with.
+    static let headLinePrefixes = ["by ", "updated", "published", "posted", "last updated", "last modified", "first published"]
+    /// Gallery controls standing alone.
+    static let galleryControls: Set<String> = [
+        "close", "next", "previous", "prev", "expand", "enlarge", "fullscreen", "full screen", "open gallery",
+        "view gallery", "show caption", "hide caption", "view image", "zoom",
+    ]
+    static let monthNames = [
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+        "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+    ]
+
+    func removePageFurniture(_ content: DNode) {
+        var blocks = content.elements(["p", "li", "div", "h2", "h3", "h4", "h5", "h6", "blockquote", "figcaption", "span"])
+            .filter { $0.parent != nil }
+        removeHeadLines(blocks)
+        blocks = blocks.filter { $0.parent != nil }
+        let texts = blocks.map { $0.firstElementChild == nil || $0.tag == "p" ? $0.innerText : "" }
+        // Contact lines are only looked for near the end, where author notes sit: "contact them at"
+        // is also an ordinary phrase in a report.
+        let window = min(Self.trailingWindow, texts.reduce(0) { $0 + $1.count } / 4)
+        var tailStart = blocks.count
+        var tailLength = 0
+        for index in blocks.indices.reversed() {
+            tailLength += texts[index].count
+            if tailLength > window { break }
+            tailStart = index
+        }
+        var seen: [String: Int] = [:]
+        for (index, block) in blocks.enumerated() where block.parent != nil {
+            let text = texts[index].trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !text.isEmpty, text.count < Self.furnitureLineLimit else { continue }
+            let lowered = text.lowercased()
+            let key = lowered.filter { $0.isLetter || $0.isNumber }
+            // The same short block twice (a caption repeated on every slide): keep the first only.
+            if key.count >= 12, let first = seen[key], first != index {
+                block.remove()
+                continue
+            }
+            seen[key] = index
+            if Self.furnitureLinePrefixes.contains(where: lowered.hasPrefix)
+                || Self.galleryControls.contains(lowered)
+                || Self.isGalleryCounter(lowered) || Self.isCreditOrCaptionLine(text)
+                || Self.isQuoteWidget(text) || isOwnURL(text) || (index >= tailStart && Self.isContactLine(lowered)) {
+                block.remove()
+            }
+        }
+        removePullQuotes(content)
+        removeTrailingAboutBlock(content)
+    }
+
+    /// Short lines before the first real paragraph: bylines, datelines, "Updated ..." lines.
+    private func removeHeadLines(_ blocks: [DNode]) {
+        for block in blocks where block.parent != nil {
+            let text = block.innerText.trimmingCharacters(in: .whitespacesAndNewlines)
+            if block.tag == "p", text.count >= Self.firstParagraphLength { return }
+            guard !text.isEmpty, text.count < Self.headLineLimit, block.firstElementChild == nil || block.tag == "p" else { continue }
+            let lowered = text.lowercased()
+            if Self.headLinePrefixes.contains(where: lowered.hasPrefix) || Self.isDateLine(lowered) {
+                block.remove()
+            }
+        }
+    }
+
+    /// "14 May 2024, 22:10", "May 14, 2024", "2024-05-14": a date and little else.
+    static func isDateLine(_ lowered: String) -> Bool {
+        let words = lowered.split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == "|" })
+        guard words.count <= 8, lowered.contains(where: \.isNumber) else { return false }
+        let hasMonth = words.contains { word in monthNames.contains(word.trimmingCharacters(in: .punctuationCharacters)) }
+        let isoDate = lowered.range(of: #"\b\d{4}-\d{2}-\d{2}\b"#, options: .regularExpression) != nil
+        return hasMonth || isoDate
+    }
+
+    /// "Image 1 of 9", "Photo 3/12", "Slide 2 of 5".
+    static func isGalleryCounter(_ lowered: String) -> Bool {
+        lowered.range(of: #"^(image|photo|picture|slide|foto|imagem|imagen)\s+\d+\s*(of|/|de|von)\s*\d+$"#,
+                      options: .regularExpression) != nil
+    }
+
+    /// A photo credit standing alone ("Image: GETTY", "Photo: Elena Ruiz/Reuters") or ending a short
+    /// caption ("Evacuees wait at the school gym. Image: GETTY").
+    static func isCreditOrCaptionLine(_ text: String) -> Bool {
+        guard text.count < 200 else { return false }
+        return text.range(of: #"(^|[.!?]\s+)(image|photo|photograph|picture|credit|foto|imagem|imagen)s?( by)?\s*[:/]\s*[^.!?]{1,60}$"#,
+                          options: [.regularExpression, .caseInsensitive]) != nil
+    }
+
+    /// A ticker line: symbols, prices and signed changes only ("ACME 912.40 +2.3%").
+    static func isQuoteWidget(_ text: String) -> Bool {
+        let tokens = text.split(whereSeparator: \.isWhitespace)
+        guard (2...12).contains(tokens.count), text.count < 80 else { return false }
+        var sawChange = false
+        for token in tokens {
+            let isSymbol = token.count <= 6 && token.allSatisfy { $0.isUppercase || $0 == "." || $0 == ":" }
+            let number = token.trimmingCharacters(in: CharacterSet(charactersIn: "()+-−%$€£"))
+            let isNumber = !number.isEmpty && number.allSatisfy { $0.isNumber || $0 == "." || $0 == "," }
+            if token.hasSuffix("%") || token.hasPrefix("+") || token.hasPrefix("-") || token.hasPrefix("−") { sawChange = true }
+            guard isSymbol || isNumber else { return false }
+        }
+        return sawChange
+    }
+
+    /// The page's own address printed as text (a "copy link" box, a print footer).
+    func isOwnURL(_ text: String) -> Bool {
+        guard !text.contains(where: \.isWhitespace), text.hasPrefix("http://") || text.hasPrefix("https://") else { return false }
+        let trimmed = { (value: String) in value.hasSuffix("/") ? String(value.dropLast()) : value }
+        return trimmed(text) == trimmed(url) || isSiteLink(text)
+    }
+
+    /// Author contact and follow lines: "Contact her at ...", "Follow him on ...", an email address.
+    static func isContactLine(_ lowered: String) -> Bool {
+        lowered.range(of: #"\b(contact|email|e-mail|reach|write to) (him|her|them|the author|me|us)\b|\bfollow (him|her|them|me|us) on\b|can be reached at|[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z.]{2,}"#,
+                      options: .regularExpression) != nil
+    }
+
+    /// A heading or quote block whose words are a sentence of the body: a pull quote.
+    private func removePullQuotes(_ content: DNode) {
+        let candidates = content.elements(["h2", "h3", "h4", "h5", "h6", "blockquote", "aside"])
+        guard !candidates.isEmpty else { return }
+        let paragraphs = content.elements("p").map { Self.comparable($0.innerText) }
+        for candidate in candidates where candidate.parent != nil {
+            let text = Self.comparable(candidate.innerText)
+            guard text.count >= Self.pullQuoteMinimumLength, text.split(separator: " ").count >= 5 else { continue }
+            if paragraphs.contains(where: { $0.count > text.count && $0.contains(text) }) { candidate.remove() }
+        }
+    }
+
+    /// Lower case, letters and digits, single spaces: quotes and punctuation do not hide a repeat.
+    static func comparable(_ text: String) -> String {
+        var result = ""
+        var space = false
+        for character in text.lowercased() {
+            if character.isLetter || character.isNumber {
+                if space && !result.isEmpty { result.append(" ") }
+                space = false
+                result.append(character)
+            } else {
+                space = true
+            }
+        }
+        return result
+    }
+
+    /// Press-release boilerplate at the end: "About Acme: Acme is ..." or an "About Acme" heading
+    /// and what follows it.
+    private func removeTrailingAboutBlock(_ content: DNode) {
+        let blocks = content.elements(["p", "h2", "h3", "h4", "h5", "h6"])
+        var tailLength = 0
+        for block in blocks.reversed() where block.parent != nil {
+            let text = block.innerText.trimmingCharacters(in: .whitespacesAndNewlines)
+            tailLength += text.count
+            if tailLength > Self.trailingWindow { return }
+            guard text.hasPrefix("About "), let first = text.dropFirst(6).first, first.isUppercase else { continue }
+            let isHeading = block.tag != "p" && text.split(separator: " ").count <= 8
+            let isLabelled = block.tag == "p" && text.prefix(80).contains(":")
+            guard isHeading || isLabelled else { continue }
+            var next = isHeading ? block.nextElementSibling : nil
+            block.remove()
+            while let current = next {
+                next = current.nextElementSibling
+                current.remove()
+            }
+            return
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Testing
+@testable import Readability
+
+/// One fixture per furniture class of the precision rules (PageFurniture.swift), each with an
+/// article paragraph that looks like the furniture and must stay (recall).
+struct PrecisionRuleTests {
+    static let article = fillerParagraphs(4)
+
+    static func text(_ body: String, url: String = "https://news.example.com/2024/05/story.html") throws -> String {
+        try #require(try extract(page(title: "Council approves the harbour plan", body: "<article>\(body)</article>"), url: url)).text
+    }
+
+    @Test func headerLinesGoArticleSentencesStay() throws {
+        let text = try Self.text("""
+            <h1>Council approves the harbour plan</h1><p>By Maria Keller, Political Correspondent</p>
+            <p>14 May 2024, 22:10</p><p>Updated 15 May 2024, 08:02</p>
+            <p><em>Disclosure: the Gazette receives funding from the city's cultural fund.</em></p>
+            <p>By the end of the year, the council expects the first part of the harbour works to be finished, \
+            with the remaining phases scheduled for the following spring and summer.</p>\(Self.article)
+            """)
+        for gone in ["Maria Keller", "22:10", "Updated", "Disclosure"] { #expect(!text.contains(gone), "\(gone)") }
+        #expect(text.hasPrefix("By the end of the year"))
+    }
+
+    @Test func galleryChromeCaptionsAndPullQuotesGo() throws {
+        let quote = "We had ten minutes to get the children in the car"
+        let text = try Self.text("""
+            \(Self.article)<h2>“\(quote)”</h2><p>Residents left in a hurry. “\(quote),” said one mother.</p>
+            <div><p>Image 1 of 9</p><p>Evacuees wait at the school gym. Image: GETTY</p><p>Close</p></div>
+            <div><p>Image 2 of 9</p><p>Evacuees wait at the school gym. Image: GETTY</p></div>
+            <p>The picture: bleak, with more shelters needed before the weekend, officials said on Sunday night.</p>
+            """)
+        #expect(!text.contains("Image 1 of 9") && !text.contains("GETTY") && !text.contains("\nClose"))
+        #expect(text.components(separatedBy: quote).count == 2, "the quote stays once, in its paragraph")
+        #expect(text.contains("The picture: bleak"))
+    }
+
+    @Test func tickerWidgetsAndOwnURLGoFiguresStay() throws {
+        let url = "https://news.example.com/2024/05/story.html"
+        let text = try Self.text("""
+            <div>ACME 912.40 +2.3%</div><p>\(url)</p>\(Self.article)
+            <p>Shares rose 2.3% to 912.40 dollars on Tuesday after the results were published.</p>
+            """, url: url)
+        #expect(!text.contains("ACME 912.40") && !text.contains(url))
+        #expect(text.contains("Shares rose 2.3% to 912.40"))
+    }
+
+    @Test func trailingContactAndAboutBlocksGo() throws {
+        let text = try Self.text("""
+            <p>Residents can contact them at the town hall, which is open every weekday morning, the council said.</p>
+            \(Self.article)<p>About 300 people attended the first meeting, more than the hall could hold.</p>
+            <p>Jane Roe covers the council. Contact her at jane.roe@gazette.example.</p>
+            <p>Post a comment</p><p>Comments are moderated and may take up to 24 hours to appear.</p>
+            <h3>About Harbour Gazette</h3><p>The Gazette has reported on the city since 1881.</p>
+            """)
+        #expect(text.contains("Residents can contact them at the town hall"))
+        #expect(text.contains("About 300 people attended"))
+        for gone in ["Jane Roe", "Post a comment", "moderated", "About Harbour Gazette", "since 1881"] {
+            #expect(!text.contains(gone), "\(gone)")
+        }
+    }
+
+    @Test func mathMLIsKeptAsText() throws {
+        let text = try Self.text("""
+            \(Self.article)<p>The required speed is <math><mi>v</mi><mo>=</mo><msqrt><mi>G</mi><mi>M</mi><mo>/</mo><mi>r</mi></msqrt>\
+            <annotation encoding="application/x-tex">v=\\sqrt{GM/r}</annotation></math>, where r is the orbit's radius.</p>
+            """)
+        #expect(text.contains("The required speed is v=GM/r, where r"))
+        #expect(!text.contains("sqrt"))
+    }
+
+    @Test func bodyInsideJavascriptLinksIsKept() throws {
+        let body = filler.map { "<p><a href=\"javascript:void(0)\">\($0)</a></p>" }.joined()
+        let text = try Self.text(body)
+        #expect(text.contains(filler[0]) && text.contains(filler[3]))
+    }
+
+    /// No --url: the canonical says .de, the page's own links go to .com; both are the publisher's.
+    @Test func relatedBlockOfTheSamePublisherUnderAnotherSuffixGoes() throws {
+        let related = (1...4).map { "<li><a href=\"https://www.spiegel-example.com/story-\($0)\">Another story number \($0) from the site</a></li>" }
+        let text = try Self.text("\(Self.article)<ul>\(related.joined())</ul>", url: "https://www.spiegel-example.de/article")
+        #expect(!text.contains("Another story"))
+        #expect(Extractor.sameSite("bbc.co.uk", "bbc.com") && Extractor.sameSite("news.example.de", "news.example.com"))
+        #expect(!Extractor.sameSite("bugs.example.org", "news.example.com") && !Extractor.sameSite("10.0.0.1", "10.0.0.2"))
+    }
+}
