@@ -65,13 +65,13 @@ let package = Package(
         // og:image and page metadata from the head, JSON-LD included.
         .target(name: "OpenGraph", dependencies: ["HTMLDocument"]),
         // Mozilla Readability's algorithm on the gumbo tree, plus measured improvements.
-        .target(name: "Readability", dependencies: ["HTMLDocument", "OpenGraph"]),
+        .target(name: "Readability", dependencies: ["HTMLDocument", "OpenGraph", "PulseModel"]),
         // The only C++ in the project: extern "C" forwarders over CLD2 (Debian libcld2-dev).
         // libcld2_full holds only the full (~160-language) tables; listed before libcld2 (code and
         // small tables) so its tables take precedence at load time.
         .target(name: "CCLD2", linkerSettings: [.linkedLibrary("cld2_full"), .linkedLibrary("cld2")]),
         // Per-article language: title + summary + body start with CLD2, else the source's language.
-        .target(name: "LanguageTagger", dependencies: ["CCLD2"]),
+        .target(name: "LanguageTagger", dependencies: ["CCLD2", "PulseModel"]),
         // One page fetch per article: og:image, readable body, language; used by ingest and --backfill.
         .target(name: "Enrichment", dependencies: [
             "ArticleStore", "HTTPFetcher", "HTMLDocument", "OpenGraph", "Readability", "LanguageTagger", "PulseModel",

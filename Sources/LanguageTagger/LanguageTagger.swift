@@ -59,7 +59,8 @@ public enum LanguageTagger {
         var seen = Set<String>()
         var bytes: [UInt8] = []
         for (part, cap) in [(title, titleByteCap), (summary ?? "", summaryByteCap), (body ?? "", bodyByteCap)] {
-            let kept = TextDeduplication.newSentences(in: part, seen: &seen)
+            // Only the part CLD2 will see is split and compared (a body can be 200,000 characters).
+            let kept = TextDeduplication.newSentences(in: prefix(part, maxBytes: cap), seen: &seen)
             guard !kept.isEmpty else { continue }
             if !bytes.isEmpty { bytes.append(0x0A) }  // keeps the last word of one part from merging with the next
             bytes += cld2Bytes(kept, maxBytes: cap)
@@ -101,6 +102,15 @@ public enum LanguageTagger {
             percent: abstained ? 0 : Int(percent),
             reliable: !abstained && trusted,
             textBytes: Int(textBytes))
+    }
+
+    /// The longest prefix of `text` within `maxBytes` of UTF-8, ending on a scalar boundary.
+    static func prefix(_ text: String, maxBytes: Int) -> Substring {
+        guard text.utf8.count > maxBytes else { return text[...] }
+        var end = text.utf8.index(text.utf8.startIndex, offsetBy: maxBytes)
+        // Step back over UTF-8 continuation bytes to the start of the scalar that does not fit.
+        while end > text.utf8.startIndex, text.utf8[end] & 0xC0 == 0x80 { end = text.utf8.index(before: end) }
+        return text[..<end]
     }
 
     /// The UTF-8 of `text`, at most `maxBytes` and ending on a scalar boundary, with control

@@ -1,10 +1,12 @@
+import PulseModel
+
 /// Repeated text removed before detection: feeds often repeat the headline as the summary and the
 /// summary as the body's first paragraph, and CLD2 would count those bytes twice, so the same
 /// article's answer depended on how its feed was written.
 enum TextDeduplication {
     /// The sentences of `text` not yet in `seen` (normalised: lower case, runs of spaces and
     /// punctuation folded), joined by spaces; adds them to `seen`.
-    static func newSentences(in text: String, seen: inout Set<String>) -> String {
+    static func newSentences(in text: Substring, seen: inout Set<String>) -> String {
         var kept: [Substring] = []
         for sentence in sentences(of: text) {
             let key = normalized(sentence)
@@ -14,52 +16,40 @@ enum TextDeduplication {
         return kept.joined(separator: " ")
     }
 
-    /// Cuts after ". ", "! ", "? " (and their full-width and Arabic/Devanagari forms) and at line
-    /// breaks. Abbreviations cut too early only make a repeat harder to spot, never text lost.
-    static func sentences(of text: String) -> [Substring] {
+    /// Cuts after ". ", "! ", "? " (and the full-width, Arabic and Devanagari stops) and at line
+    /// breaks. Abbreviations cut too early only make a repeat harder to spot, never lose text.
+    /// Works on scalars: this runs on every stored article.
+    static func sentences(of text: Substring) -> [Substring] {
         var result: [Substring] = []
-        var start = text.startIndex
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            let next = text.index(after: index)
-            let ends = character.isNewline
-                || ("。！？؟।".contains(character))
-                || (".!?".contains(character) && (next == text.endIndex || text[next].isWhitespace))
+        let scalars = text.unicodeScalars
+        var start = scalars.startIndex
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            let next = scalars.index(after: index)
+            let ends: Bool
+            switch scalar.value {
+            case 0x0A, 0x0D, 0x2028, 0x2029, 0x3002, 0xFF01, 0xFF1F, 0x061F, 0x0964: ends = true
+            case 0x2E, 0x21, 0x3F: ends = next == scalars.endIndex || scalars[next] == " " || scalars[next] == "\n"
+            default: ends = false
+            }
             if ends {
-                let sentence = text[start..<next].trimmingWhitespace
-                if !sentence.isEmpty { result.append(sentence) }
+                append(text[start..<next], to: &result)
                 start = next
             }
             index = next
         }
-        let rest = text[start...].trimmingWhitespace
-        if !rest.isEmpty { result.append(rest) }
+        append(text[start...], to: &result)
         return result
     }
 
-    static func normalized(_ sentence: Substring) -> String {
-        var key = ""
-        key.reserveCapacity(sentence.utf8.count)
-        var pendingSpace = false
-        for character in sentence.lowercased() {
-            if character.isLetter || character.isNumber {
-                if pendingSpace && !key.isEmpty { key.append(" ") }
-                pendingSpace = false
-                key.append(character)
-            } else {
-                pendingSpace = true
-            }
+    private static func append(_ sentence: Substring, to result: inout [Substring]) {
+        var slice = sentence
+        while let first = slice.unicodeScalars.first, first == " " || first == "\n" || first == "\t" || first == "\r" {
+            slice = Substring(slice.unicodeScalars.dropFirst())
         }
-        return key
+        if !slice.isEmpty { result.append(slice) }
     }
-}
 
-extension Substring {
-    fileprivate var trimmingWhitespace: Substring {
-        var slice = self
-        while let first = slice.first, first.isWhitespace { slice = slice.dropFirst() }
-        while let last = slice.last, last.isWhitespace { slice = slice.dropLast() }
-        return slice
-    }
+    static func normalized(_ sentence: Substring) -> String { TextKey.words(sentence) }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import OpenGraph
+import PulseModel
 
 /// Precision rules run after the grab, for furniture that sits inside the article container and
 /// carries no tell-tale class name: header lines (bylines, datelines, "Updated ..." and disclosure
@@ -45,20 +47,20 @@ extension Extractor {
         let texts = blocks.map { $0.firstElementChild == nil || $0.tag == "p" ? $0.innerText : "" }
         // Contact lines are only looked for near the end, where author notes sit: "contact them at"
         // is also an ordinary phrase in a report.
-        let window = min(Self.trailingWindow, texts.reduce(0) { $0 + $1.count } / 4)
+        let window = min(Self.trailingWindow, texts.reduce(0) { $0 + $1.utf8.count } / 4)
         var tailStart = blocks.count
         var tailLength = 0
         for index in blocks.indices.reversed() {
-            tailLength += texts[index].count
+            tailLength += texts[index].utf8.count
             if tailLength > window { break }
             tailStart = index
         }
         var seen: [String: Int] = [:]
         for (index, block) in blocks.enumerated() where block.parent != nil {
-            let text = texts[index].trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !text.isEmpty, text.count < Self.furnitureLineLimit else { continue }
+            let text = texts[index].trimmingASCIIWhitespace()
+            guard !text.isEmpty, text.utf8.count < Self.furnitureLineLimit else { continue }
             let lowered = text.lowercased()
-            let key = lowered.filter { $0.isLetter || $0.isNumber }
+            let key = Self.comparable(lowered)
             // The same short block twice (a caption repeated on every slide): keep the first only.
             if key.count >= 12, let first = seen[key], first != index {
                 block.remove()
@@ -79,9 +81,9 @@ extension Extractor {
     /// Short lines before the first real paragraph: bylines, datelines, "Updated ..." lines.
     private func removeHeadLines(_ blocks: [DNode]) {
         for block in blocks where block.parent != nil {
-            let text = block.innerText.trimmingCharacters(in: .whitespacesAndNewlines)
-            if block.tag == "p", text.count >= Self.firstParagraphLength { return }
-            guard !text.isEmpty, text.count < Self.headLineLimit, block.firstElementChild == nil || block.tag == "p" else { continue }
+            let text = block.innerText.trimmingASCIIWhitespace()
+            if block.tag == "p", text.utf8.count >= Self.firstParagraphLength { return }
+            guard !text.isEmpty, text.utf8.count < Self.headLineLimit, block.firstElementChild == nil || block.tag == "p" else { continue }
             let lowered = text.lowercased()
             if Self.headLinePrefixes.contains(where: lowered.hasPrefix) || Self.isDateLine(lowered) {
                 block.remove()
@@ -100,20 +102,25 @@ extension Extractor {
 
     /// "Image 1 of 9", "Photo 3/12", "Slide 2 of 5".
     static func isGalleryCounter(_ lowered: String) -> Bool {
-        lowered.range(of: #"^(image|photo|picture|slide|foto|imagem|imagen)\s+\d+\s*(of|/|de|von)\s*\d+$"#,
+        // Cheap tests first: the regular expression runs on few blocks.
+        guard lowered.count < 32, lowered.contains(where: \.isNumber) else { return false }
+        return lowered.range(of: #"^(image|photo|picture|slide|foto|imagem|imagen)\s+\d+\s*(of|/|de|von)\s*\d+$"#,
                       options: .regularExpression) != nil
     }
 
     /// A photo credit standing alone ("Image: GETTY", "Photo: Elena Ruiz/Reuters") or ending a short
     /// caption ("Evacuees wait at the school gym. Image: GETTY").
     static func isCreditOrCaptionLine(_ text: String) -> Bool {
-        guard text.count < 200 else { return false }
+        guard text.utf8.count < 200, text.contains(":") || text.contains("/") else { return false }
+        let lowered = text.lowercased()
+        guard ["photo", "image", "picture", "credit", "foto", "imagem", "imagen"].contains(where: lowered.contains) else { return false }
         return text.range(of: #"(^|[.!?]\s+)(image|photo|photograph|picture|credit|foto|imagem|imagen)s?( by)?\s*[:/]\s*[^.!?]{1,60}$"#,
                           options: [.regularExpression, .caseInsensitive]) != nil
     }
 
     /// A ticker line: symbols, prices and signed changes only ("ACME 912.40 +2.3%").
     static func isQuoteWidget(_ text: String) -> Bool {
+        guard text.utf8.count < 120, text.contains(where: { $0 == "%" || $0 == "+" || $0 == "-" || $0 == "−" }) else { return false }
         let tokens = text.split(whereSeparator: \.isWhitespace)
         guard (2...12).contains(tokens.count), text.count < 80 else { return false }
         var sawChange = false
@@ -136,37 +143,26 @@ extension Extractor {
 
     /// Author contact and follow lines: "Contact her at ...", "Follow him on ...", an email address.
     static func isContactLine(_ lowered: String) -> Bool {
-        lowered.range(of: #"\b(contact|email|e-mail|reach|write to) (him|her|them|the author|me|us)\b|\bfollow (him|her|them|me|us) on\b|can be reached at|[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z.]{2,}"#,
+        guard ["@", "contact", "follow", "reach", "write to", "email", "e-mail"].contains(where: lowered.contains) else { return false }
+        return lowered.range(of: #"\b(contact|email|e-mail|reach|write to) (him|her|them|the author|me|us)\b|\bfollow (him|her|them|me|us) on\b|can be reached at|[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z.]{2,}"#,
                       options: .regularExpression) != nil
     }
 
     /// A heading or quote block whose words are a sentence of the body: a pull quote.
     private func removePullQuotes(_ content: DNode) {
-        let candidates = content.elements(["h2", "h3", "h4", "h5", "h6", "blockquote", "aside"])
+        let candidates = content.elements(["h2", "h3", "h4", "h5", "h6", "blockquote", "aside"]).compactMap { candidate in
+            let text = Self.comparable(candidate.innerText)
+            return text.utf8.count >= Self.pullQuoteMinimumLength && text.split(separator: " ").count >= 5 ? (candidate, text) : nil
+        }
         guard !candidates.isEmpty else { return }
         let paragraphs = content.elements("p").map { Self.comparable($0.innerText) }
-        for candidate in candidates where candidate.parent != nil {
-            let text = Self.comparable(candidate.innerText)
-            guard text.count >= Self.pullQuoteMinimumLength, text.split(separator: " ").count >= 5 else { continue }
-            if paragraphs.contains(where: { $0.count > text.count && $0.contains(text) }) { candidate.remove() }
+        for (candidate, text) in candidates where candidate.parent != nil {
+            if paragraphs.contains(where: { $0.utf8.count > text.utf8.count && $0.contains(text) }) { candidate.remove() }
         }
     }
 
-    /// Lower case, letters and digits, single spaces: quotes and punctuation do not hide a repeat.
-    static func comparable(_ text: String) -> String {
-        var result = ""
-        var space = false
-        for character in text.lowercased() {
-            if character.isLetter || character.isNumber {
-                if space && !result.isEmpty { result.append(" ") }
-                space = false
-                result.append(character)
-            } else {
-                space = true
-            }
-        }
-        return result
-    }
+    /// Quotes, punctuation and case do not hide a repeat.
+    static func comparable(_ text: String) -> String { TextKey.words(text) }
 
     /// Press-release boilerplate at the end: "About Acme: Acme is ..." or an "About Acme" heading
     /// and what follows it.
@@ -174,8 +170,8 @@ extension Extractor {
         let blocks = content.elements(["p", "h2", "h3", "h4", "h5", "h6"])
         var tailLength = 0
         for block in blocks.reversed() where block.parent != nil {
-            let text = block.innerText.trimmingCharacters(in: .whitespacesAndNewlines)
-            tailLength += text.count
+            let text = block.innerText.trimmingASCIIWhitespace()
+            tailLength += text.utf8.count
             if tailLength > Self.trailingWindow { return }
             guard text.hasPrefix("About "), let first = text.dropFirst(6).first, first.isUppercase else { continue }
             let isHeading = block.tag != "p" && text.split(separator: " ").count <= 8

