@@ -21,6 +21,8 @@ import tempfile
 import time
 
 GOAL_TRAFILATURA = 10.0
+GOAL_TRAFILATURA_CPU = 4.0
+GOAL_GUMBO = 2.0
 TOKEN = re.compile(r"[^\W_]+")
 
 
@@ -62,6 +64,7 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--copies", type=int, default=20)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--gumbo", help="gumbo-parse: gumbo's own parse of the same pages, the floor")
     args = ap.parse_args()
     args.here = os.path.dirname(os.path.abspath(__file__))
     tools = ["pulse-ingest", "trafilatura", "readability-lxml"]
@@ -119,11 +122,13 @@ def main():
             shutil.copyfile(page, target)
             files.append(target)
     megabytes = sum(os.path.getsize(f) for f in files) / 1e6
-    samples = {t: [] for t in tools}
+    speed_tools = tools + (["gumbo parse only"] if args.gumbo else [])
+    samples = {t: [] for t in speed_tools}
     for r in range(args.runs):
-        for t in tools:
+        for t in speed_tools:
             out = tempfile.mkdtemp(dir=args.work)
-            wall, cpu, rss, code, err = run(tool_argv(t, args, out, files))
+            argv = [args.gumbo] + files if t == "gumbo parse only" else tool_argv(t, args, out, files)
+            wall, cpu, rss, code, err = run(argv)
             shutil.rmtree(out)
             if code < 0 or (code != 0 and t == "pulse-ingest"):
                 sys.exit(f"bench: {t} exited {code} on the corpus: {err.strip()[:300]}")
@@ -134,7 +139,7 @@ def main():
           f"one process per tool, median of {args.runs} runs")
     print(f"{'tool':<18}{'wall s':>9}{'cpu s':>9}{'pages/s':>10}{'peak RSS MiB':>14}")
     med = {}
-    for t in tools:
+    for t in speed_tools:
         wall = statistics.median(s[0] for s in samples[t])
         cpu = statistics.median(s[1] for s in samples[t])
         rss = max(s[2] for s in samples[t])
@@ -145,7 +150,15 @@ def main():
     print(f"\nRatios of pulse-ingest pages/s: {vs_traf:.1f}x trafilatura "
           f"({'MET' if vs_traf >= GOAL_TRAFILATURA else 'NOT MET'}, goal >= {GOAL_TRAFILATURA:.0f}x), "
           f"{vs_rl:.1f}x readability-lxml; by CPU time {med['trafilatura'][1] / med['pulse-ingest'][1]:.1f}x "
-          f"and {med['readability-lxml'][1] / med['pulse-ingest'][1]:.1f}x")
+          f"and {med['readability-lxml'][1] / med['pulse-ingest'][1]:.1f}x "
+          f"({'MET' if med['trafilatura'][1] / med['pulse-ingest'][1] >= GOAL_TRAFILATURA_CPU else 'NOT MET'}, "
+          f"goal >= {GOAL_TRAFILATURA_CPU:.0f}x by CPU)")
+    if "gumbo parse only" in med:
+        per_page = lambda t: med[t][1] / len(files) * 1000
+        ratio = per_page("pulse-ingest") / per_page("gumbo parse only")
+        print(f"CPU per page: pulse-ingest {per_page('pulse-ingest'):.2f} ms, gumbo's parse alone "
+              f"{per_page('gumbo parse only'):.2f} ms: {ratio:.1f}x ({'MET' if ratio <= GOAL_GUMBO else 'NOT MET'}, "
+              f"goal <= {GOAL_GUMBO:.0f}x gumbo)")
     print(f"\nbench: done in {time.perf_counter() - t0:.0f} s")
 
 

@@ -45,5 +45,8 @@ IFS=: read -r -a extra <<< "${BENCH_PAGES:-}"
 for folder in "${extra[@]}"; do
     [ -n "$folder" ] && pages+=(--pages "$folder")
 done
+# gumbo's own parse of the same pages: the floor our CPU per page is measured against.
+# shellcheck disable=SC2046  # pkg-config prints several words on purpose
+cc -O2 -o "$out/gumbo-parse" "$here/gumbo-parse.c" $(pkg-config --cflags --libs gumbo) || die "could not compile gumbo-parse.c"
 exec python3 "$here/article-bench.py" --binary "$bin" --python "$venv/bin/python" "${pages[@]}" \
-    --work "$out" --copies "${BENCH_COPIES:-20}" --runs "${BENCH_RUNS:-3}"
+    --work "$out" --copies "${BENCH_COPIES:-20}" --runs "${BENCH_RUNS:-3}" --gumbo "$out/gumbo-parse"
