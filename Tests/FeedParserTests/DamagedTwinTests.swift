@@ -73,6 +73,15 @@ struct DamagedTwinTests {
         unclosed[1] = item(2, title: "Bad <b>bold &amp; broken")
         list.append(Case(name: "unclosed tag in one item", damaged: Array(document(unclosed).utf8),
                          repaired: document(good), damagedItem: 2))
+        // Faults no byte repair fixes: libxml2's recovery parser still runs (see recoveryPathStillExact).
+        var unquoted = good
+        unquoted[1] = item(2).replacingOccurrences(of: "isPermaLink=\"false\"", with: "isPermaLink=false")
+        list.append(Case(name: "unquoted attribute in one item", damaged: Array(document(unquoted).utf8),
+                         repaired: document(good), damagedItem: 2))
+        var duplicate = good
+        duplicate[1] = item(2).replacingOccurrences(of: "length=\"1\"", with: "length=\"1\" length=\"2\"")
+        list.append(Case(name: "duplicate attribute in one item", damaged: Array(document(duplicate).utf8),
+                         repaired: document(good), damagedItem: 2))
         return list
     }
 
@@ -122,6 +131,16 @@ struct DamagedTwinTests {
         for c in Self.cases.prefix(4) {
             let doc = try FeedParser.parse(c.damaged, baseURL: "https://news.example.com/feed")
             #expect(!doc.recovered, "\(c.name)")
+        }
+    }
+
+    /// These two reach libxml2's recovery parser (no repair makes them well-formed), where named
+    /// references after the first error used to vanish.
+    @Test func recoveryPathStillExact() throws {
+        for c in Self.cases.suffix(2) {
+            let doc = try FeedParser.parse(c.damaged, baseURL: "https://news.example.com/feed")
+            #expect(doc.recovered, "\(c.name)")
+            #expect(doc.items.last?.title == "Red, Whine, & Blue \"4\" <3 > all", "\(c.name)")
         }
     }
 
