@@ -42,7 +42,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // RSS/Atom with libxml2's streaming reader: formats, extensions, encodings, hostile-input guards.
-        .target(name: "FeedParser", dependencies: ["CLibXML2"]),
+        .target(name: "FeedParser", dependencies: ["CLibXML2", "CanonicalURL"]),
         // libpq behind a small async API, one dedicated thread per connection.
         .target(name: "Postgres", dependencies: [
             "CLibPQ",
@@ -62,7 +62,7 @@ let package = Package(
         // HTML with gumbo: charset detection, limits, a flat node tree freed right after parsing.
         .target(name: "HTMLDocument", dependencies: ["CGumbo"]),
         // og:image and page metadata from the head, JSON-LD included.
-        .target(name: "OpenGraph", dependencies: ["HTMLDocument"]),
+        .target(name: "OpenGraph", dependencies: ["HTMLDocument", "CanonicalURL"]),
         // Mozilla Readability's algorithm on the gumbo tree, plus measured improvements.
         .target(name: "Readability", dependencies: ["HTMLDocument", "OpenGraph"]),
         // The only C++ in the project: extern "C" forwarders over CLD2 (Debian libcld2-dev).

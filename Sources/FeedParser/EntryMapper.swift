@@ -1,3 +1,5 @@
+internal import CanonicalURL
+
 /// Raw item facts -> FeedEntry per contract section 3, or a drop with its reason.
 enum ItemOutcome {
     case entry(FeedEntry, position: Int)
@@ -30,7 +32,7 @@ enum EntryMapper {
         consider(item.origLink)
         consider(item.link)
         consider(item.alternateLink)
-        if url == nil, let guid = item.guid, item.guidIsPermaLink, URLResolver.hasScheme(guid.trimming(" \t\r\n")) {
+        if url == nil, let guid = item.guid, item.guidIsPermaLink, URLReference.hasScheme(guid.trimming(" \t\r\n")) {
             consider(guid)
         }
         if url == nil, let videoID { consider(watchURL(videoID)) }
@@ -113,7 +115,7 @@ enum EntryMapper {
             ?? safe(item.itunesImage)
             ?? images.lazy.compactMap { src -> String? in
                 let trimmed = src.trimming(" \t\r\n")
-                return safe(URLResolver.hasScheme(trimmed) ? trimmed : base.flatMap { URLResolver.resolve(trimmed, against: $0) })
+                return safe(URLReference.hasScheme(trimmed) ? trimmed : base.flatMap { URLReference.resolve(trimmed, against: $0) })
             }.first
             ?? (entry.mediaType == "podcast" ? safe(header.itunesImage) : nil)
         return .entry(entry, position: item.position)

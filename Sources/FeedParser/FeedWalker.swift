@@ -1,4 +1,5 @@
 internal import CLibXML2
+internal import CanonicalURL
 
 /// Walks a libxml2 text reader (streaming, or a walker over a recovered tree) and fills
 /// FeedHeader / ItemBuilder values. Elements are identified by interned-name pointers; text is
@@ -308,9 +309,9 @@ struct FeedWalker {
         guard let raw else { return nil }
         let trimmed = raw.trimming(" \t\r\n")
         guard !trimmed.isEmpty, trimmed.utf8.count <= 8 * FieldCaps.url else { return nil }
-        if URLResolver.hasScheme(trimmed) { return trimmed }
+        if URLReference.hasScheme(trimmed) { return trimmed }
         guard let base = currentBase() else { return nil }
-        return URLResolver.resolve(trimmed, against: base)
+        return URLReference.resolve(trimmed, against: base)
     }
 }
 

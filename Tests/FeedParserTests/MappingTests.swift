@@ -72,20 +72,6 @@ struct MappingTests {
         #expect(HTMLText.extract("<pre>a\n  b</pre>").text == "a\nb")
     }
 
-    @Test func urlResolution() {
-        let base = "https://a.example/b/c/d;p?q"
-        #expect(URLResolver.resolve("g", against: base) == "https://a.example/b/c/g")
-        #expect(URLResolver.resolve("./g/", against: base) == "https://a.example/b/c/g/")
-        #expect(URLResolver.resolve("/g", against: base) == "https://a.example/g")
-        #expect(URLResolver.resolve("//g.example/x", against: base) == "https://g.example/x")
-        #expect(URLResolver.resolve("?y", against: base) == "https://a.example/b/c/d;p?y")
-        #expect(URLResolver.resolve("#s", against: base) == "https://a.example/b/c/d;p?q#s")
-        #expect(URLResolver.resolve("../../g", against: base) == "https://a.example/g")
-        #expect(URLResolver.resolve("../../../g", against: base) == "https://a.example/g")
-        #expect(URLResolver.resolve("http://other.example/x", against: base) == "http://other.example/x")
-        #expect(URLResolver.resolve("g", against: "not absolute") == nil)
-    }
-
     @Test func jsonDump() throws {
         let doc = try Fixture.parse("rss092.xml")
         let json = FeedJSON.dump(doc)
