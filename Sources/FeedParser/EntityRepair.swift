@@ -1,7 +1,7 @@
-internal import CLibXML2
+internal import WebText
 
 /// Entity repair for documents that are not well-formed. A bare `&` becomes `&amp;`; an HTML
-/// named entity (`&nbsp;`, `&eacute;`, `&acirc;`: names from libxml2's HTML 4 table) becomes a
+/// named entity (`&nbsp;`, `&eacute;`, `&acirc;`: WebText's HTMLEntities) becomes a
 /// numeric reference; an unknown name becomes literal text when the document declares no
 /// entities itself. C0 control characters (never legal in XML 1.0) are removed. CDATA sections and
 /// comments are left alone.
@@ -101,10 +101,7 @@ enum EntityRepair {
     }
 
     private static func htmlEntityCode(_ name: [UInt8]) -> UInt32? {
-        var z = name
-        z.append(0)
-        guard let desc = z.withUnsafeBufferPointer({ htmlEntityLookup($0.baseAddress) }) else { return nil }
-        return desc.pointee.value
+        name.withUnsafeBufferPointer(HTMLEntities.codePoint)
     }
 
     @inline(__always) private static func isDigit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }

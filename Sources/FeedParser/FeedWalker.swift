@@ -1,5 +1,6 @@
 internal import CLibXML2
 internal import CanonicalURL
+internal import WebText
 
 /// Walks a libxml2 text reader (streaming, or a walker over a recovered tree) and fills
 /// FeedHeader / ItemBuilder values. Elements are identified by interned-name pointers; text is
@@ -221,14 +222,14 @@ struct FeedWalker {
 
     /// A reference to a declared entity whose name is an HTML 4 entity (feeds that declare
     /// `<!ENTITY eacute "&#233;">` in an internal subset) contributes the HTML character, taken
-    /// from libxml2's HTML table, not from the declaration. Any other reference contributes
+    /// from WebText's HTML table, not from the declaration. Any other reference contributes
     /// nothing: declared values are never expanded (billion laughs, quadratic blow-up, values
     /// smuggled in through parameter entities).
     private mutating func appendLeafEntity() {
         guard let name = xmlTextReaderConstLocalName(reader),
-              let desc = htmlEntityLookup(name) else { return }
+              let code = HTMLEntities.codePoint(UnsafeBufferPointer(start: name, count: Int(xmlStrlen(name)))) else { return }
         var utf8: [UInt8] = []
-        CharsetDecoder.appendScalar(desc.pointee.value, to: &utf8)
+        CharsetDecoder.appendScalar(code, to: &utf8)
         utf8.withUnsafeBufferPointer { appendValueBytes($0) }
     }
 
