@@ -232,19 +232,3 @@ enum CharsetDecoder {
                             repaired: repaired || cleaned.repaired)
     }
 }
-
-extension Substring {
-    func trimmingSpaces() -> Substring {
-        var s = self
-        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
-        return s
-    }
-
-    func trimming(_ set: String) -> Substring {
-        var s = self
-        while let f = s.first, set.contains(f) { s = s.dropFirst() }
-        while let l = s.last, set.contains(l) { s = s.dropLast() }
-        return s
-    }
-}

@@ -205,7 +205,7 @@ struct RealWorldFeedTests {
                                   options: FeedParserOptions(maxItems: 2))
         tally(9, [
             ("newest kept", doc.items.map(\.title) == ["n1", "n2"]),
-            ("rest counted", doc.droppedCount == 4 && doc.dropped.allSatisfy { $0.reason == "over item cap" }),
+            ("rest counted", doc.droppedCount == 4 && doc.droppedByCap == 4 && doc.dropped.allSatisfy { $0.reason == "over item cap" }),
         ])
     }
 }
