@@ -6,8 +6,8 @@ enum ImageCandidate {
     ///   rule line is no picture either);
     /// - feedburner's item beacon `/~r/<feed>/~4/<id>` and its feedflare (`/~ff/`) and ad (`/~a/`)
     ///   images: counters and "share this" widgets injected into every item;
-    /// - Medium's `/_/stat?event=...` view beacon and the usual counter hosts/paths (WordPress
-    ///   stats, `pixel.`/`/pixel`/`/beacon` endpoints, e-mail open trackers);
+    /// - Medium's `/_/stat?event=...` view beacon and the usual counter hosts and files (WordPress
+    ///   stats, `pixel.gif`, `1x1.gif`, `spacer.gif`, e-mail open trackers);
     /// - social share buttons: a path that names a share/social/button/icon and a network, or a
     ///   file named after the network (`twitter.png`, `facebook-share-button.png`).
     static func isTracker(_ url: String, width: String? = nil, height: String? = nil) -> Bool {
@@ -21,8 +21,10 @@ enum ImageCandidate {
         if path.contains("/~r/") && path.contains("/~4/") { return true }
         if path.contains("/~ff/") || path.contains("/~a/") { return true }
         if path.hasPrefix("/_/stat") { return true }
-        if host == "pixel.wp.com" || host == "stats.wordpress.com" || host.hasPrefix("pixel.") { return true }
-        for beacon in ["/pixel.gif", "/pixel.png", "/pixel?", "/beacon", "/track/open", "/wf/open", "/open.gif", "/1x1."]
+        if host == "pixel.wp.com" || host == "stats.wordpress.com" { return true }
+        // Exact file names and endpoints only: "pixel" or "beacon" alone also name real photo
+        // CDNs and stories.
+        for beacon in ["/pixel.gif", "/pixel.png", "/1x1.gif", "/1x1.png", "/spacer.gif", "/track/open", "/wf/open", "/open.gif"]
             where path.contains(beacon) { return true }
         let networks = ["twitter", "facebook", "linkedin", "pinterest", "whatsapp", "reddit", "tweet", "email-share"]
         guard networks.contains(where: { path.contains($0) }) else { return false }
