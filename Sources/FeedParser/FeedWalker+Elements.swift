@@ -113,7 +113,7 @@ extension FeedWalker {
     }
 
     /// Atom 0.3 `mode="base64"`: the element's text is base64 of the content.
-    private func isBase64() -> Bool { atomDocument && attribute("mode") == "base64" }
+    private func isBase64() -> Bool { format == .atom03 && attribute("mode") == "base64" }
 
     /// Atom text construct type (1.0 `type`, 0.3 `type`/`mode`); RSS text is HTML.
     private func textMode() -> TextMode {
