@@ -106,13 +106,14 @@ enum EntryMapper {
         }
 
         // Thumbnail, in order of how deliberately the publisher chose it (evaluated lazily).
-        func safe(_ url: String?) -> String? {
-            url.flatMap(LinkSafety.check).flatMap { ImageCandidate.isTracker($0) ? nil : $0 }
-        }
+        // media:thumbnail (with its declared size) and HTML images (with theirs) were vetted by
+        // ImageCandidate when read; the others are vetted here.
+        func safe(_ url: String?) -> String? { url.flatMap(LinkSafety.check) }
+        func picture(_ url: String?) -> String? { safe(url).flatMap { ImageCandidate.isTracker($0) ? nil : $0 } }
         entry.thumbnailURL = safe(item.mediaThumbnail)
-            ?? safe(item.mediaContents.first { MediaFields.isImage(type: $0.type, medium: $0.medium, url: $0.url) }?.url)
-            ?? safe(item.enclosures.first { MediaFields.isImage(type: $0.type, medium: $0.medium, url: $0.url) }?.url)
-            ?? safe(item.itunesImage)
+            ?? picture(item.mediaContents.first { MediaFields.isImage(type: $0.type, medium: $0.medium, url: $0.url) }?.url)
+            ?? picture(item.enclosures.first { MediaFields.isImage(type: $0.type, medium: $0.medium, url: $0.url) }?.url)
+            ?? picture(item.itunesImage)
             ?? images.lazy.compactMap { src -> String? in
                 let trimmed = src.trimming(" \t\r\n")
                 return safe(URLReference.hasScheme(trimmed) ? trimmed : base.flatMap { URLReference.resolve(trimmed, against: $0) })
