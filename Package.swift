@@ -43,7 +43,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // RSS/Atom with libxml2's streaming reader: formats, extensions, encodings, hostile-input guards.
-        .target(name: "FeedParser", dependencies: ["CLibXML2"]),
+        .target(name: "FeedParser", dependencies: ["CLibXML2", "CanonicalURL", "WebText"]),
+        // The one table of HTML named entities and the charset evidence shared by feeds and pages.
+        .target(name: "WebText", dependencies: ["CLibXML2"]),
         // libpq behind a small async API, one dedicated thread per connection.
         .target(name: "Postgres", dependencies: [
             "CLibPQ",
@@ -61,9 +63,9 @@ let package = Package(
         ]),
 
         // HTML with gumbo: charset detection, limits, a flat node tree freed right after parsing.
-        .target(name: "HTMLDocument", dependencies: ["CGumbo"]),
+        .target(name: "HTMLDocument", dependencies: ["CGumbo", "WebText"]),
         // og:image and page metadata from the head, JSON-LD included.
-        .target(name: "OpenGraph", dependencies: ["HTMLDocument"]),
+        .target(name: "OpenGraph", dependencies: ["HTMLDocument", "CanonicalURL", "WebText"]),
         // Mozilla Readability's algorithm on the gumbo tree, plus measured improvements.
         .target(name: "Readability", dependencies: ["HTMLDocument", "OpenGraph", "PulseModel"]),
         // The only C++ in the project: extern "C" forwarders over CLD2 (Debian libcld2-dev).
@@ -127,6 +129,7 @@ let package = Package(
         .testTarget(name: "FeedParserTests", dependencies: ["FeedParser"], exclude: ["Fixtures"]),
         .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig"]),
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
+        .testTarget(name: "WebTextTests", dependencies: ["WebText"]),
         // Everything that needs the real PostgreSQL, including `--once` end to end.
         .testTarget(name: "PostgresTests", dependencies: [
             "Postgres", "Migrations", "ArticleStore", "PulseModel", "Ingestion", "HTTPFetcher",

@@ -130,3 +130,59 @@ extension StoredURL {
         return !(hostPort.isEmpty || hostPort.hasPrefix(":"))
     }
 }
+
+/// The pipeline's one RFC 3986 reference resolver: feed links and xml:base (FeedParser), page
+/// metadata and readable-body links (OpenGraph, Readability) and stored URLs all resolve here.
+public enum URLReference {
+    /// The five components of a reference (Appendix B); nil means "undefined", "" "empty".
+    /// The scheme is lowercased.
+    public struct Parts: Equatable, Sendable {
+        public var scheme: String?
+        public var authority: String?
+        public var path: String
+        public var query: String?
+        public var fragment: String?
+
+        public init(scheme: String?, authority: String?, path: String, query: String?, fragment: String?) {
+            (self.scheme, self.authority, self.path, self.query, self.fragment) = (scheme, authority, path, query, fragment)
+        }
+
+        /// §5.3 recomposition.
+        public var string: String {
+            let sub: (String?) -> Substring? = { $0.map { Substring($0) } }
+            return URIComponents(scheme: sub(scheme), authority: sub(authority), path: Substring(path),
+                                 query: sub(query), fragment: sub(fragment)).recomposed
+        }
+    }
+
+    public static func split(_ reference: String) -> Parts {
+        let c = URIComponents(Substring(reference))
+        return Parts(scheme: c.scheme?.lowercased(), authority: c.authority.map(String.init), path: String(c.path),
+                     query: c.query.map(String.init), fragment: c.fragment.map(String.init))
+    }
+
+    /// True when `s` starts with `scheme:` (ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":").
+    /// One pass over the bytes, no allocation: it runs on every feed link.
+    public static func hasScheme(_ s: String) -> Bool {
+        var first = true
+        for c in s.utf8 {
+            if c == UInt8(ascii: ":") { return !first }
+            let alpha = (c | 0x20) >= 97 && (c | 0x20) <= 122
+            let ok = alpha || (!first && ((c >= 48 && c <= 57) || c == 43 || c == 45 || c == 46))
+            if !ok { return false }
+            first = false
+        }
+        return false
+    }
+
+    /// Resolves `reference` against `base` (§5.2, strict). A reference with a scheme stands on its
+    /// own (dot segments removed); nil when neither has a scheme. No trimming, no scheme rules:
+    /// callers apply theirs (`StoredURL.resolve` for stored URLs).
+    public static func resolve(_ reference: String, against base: String) -> String? {
+        let ref = URIComponents(Substring(reference))
+        if ref.scheme != nil { return ref.resolved(against: ref).recomposed }
+        let baseParts = URIComponents(Substring(base))
+        guard baseParts.scheme != nil else { return nil }
+        return ref.resolved(against: baseParts).recomposed
+    }
+}

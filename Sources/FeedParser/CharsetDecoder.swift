@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+internal import WebText
 
 /// Turns feed bytes into UTF-8 for libxml2 (which then runs with XML_PARSE_IGNORE_ENC).
 ///
@@ -27,18 +28,14 @@ enum CharsetDecoder {
         let n = input.count
         func at(_ i: Int) -> UInt8 { i < n ? input[i] : 0xAA }
         // 1. Byte-order marks and BOM-less UTF-16.
-        if at(0) == 0xEF, at(1) == 0xBB, at(2) == 0xBF { return utf8(input, offset: 3) }
-        if at(0) == 0xFF, at(1) == 0xFE {
-            let wide = n >= 4 && at(2) == 0 && at(3) == 0
-            return viaIconv(input, offset: wide ? 4 : 2, charset: wide ? "utf-32le" : "utf-16le")
+        if let bom = Charset.byteOrderMark(input) {
+            return bom.label == "utf-8" ? utf8(input, offset: bom.length) : viaIconv(input, offset: bom.length, charset: bom.label)
         }
-        if at(0) == 0, at(1) == 0, at(2) == 0xFE, at(3) == 0xFF { return viaIconv(input, offset: 4, charset: "utf-32be") }
-        if at(0) == 0xFE, at(1) == 0xFF { return viaIconv(input, offset: 2, charset: "utf-16be") }
         if at(0) == 0x3C, at(1) == 0, at(2) == 0x3F, at(3) == 0 { return viaIconv(input, offset: 0, charset: "utf-16le") }
         if at(0) == 0, at(1) == 0x3C, at(2) == 0, at(3) == 0x3F { return viaIconv(input, offset: 0, charset: "utf-16be") }
 
         let declared = xmlDeclCharset(input)
-        let http = contentType.flatMap(httpCharset)
+        let http = contentType.flatMap(Charset.parameter)
         let label = declared ?? http ?? "utf-8"
         // 7-bit encodings whose bytes are valid ASCII but still need decoding.
         if label.hasPrefix("iso-2022") || label == "utf-7" || label == "hz-gb-2312" {
@@ -56,25 +53,11 @@ enum CharsetDecoder {
         return viaIconv(input, offset: 0, charset: charset)
     }
 
-    static func isUTF8Label(_ s: String) -> Bool { s == "utf-8" || s == "utf8" || s == "unicode-1-1-utf-8" }
+    static func isUTF8Label(_ s: String) -> Bool { Charset.normalize(s) == "utf-8" }
 
-    static func isLatin1Family(_ s: String) -> Bool {
-        ["iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1", "us-ascii", "ascii",
-         "windows-1252", "cp1252", "x-cp1252", "cp819", "ibm819", "iso-ir-100"].contains(s)
-    }
+    static func isLatin1Family(_ s: String) -> Bool { Charset.normalize(s) == "windows-1252" }
 
     // MARK: Labels
-
-    /// `charset` parameter of a Content-Type header, lowercased, quotes removed.
-    static func httpCharset(_ contentType: String) -> String? {
-        for part in contentType.split(separator: ";").dropFirst() {
-            let kv = part.split(separator: "=", maxSplits: 1)
-            guard kv.count == 2, kv[0].trimmingSpaces().lowercased() == "charset" else { continue }
-            let v = kv[1].trimmingSpaces().trimming("\"'").lowercased()
-            return v.isEmpty || v.count > 40 ? nil : v
-        }
-        return nil
-    }
 
     /// `encoding="..."` from an XML declaration at the very start of the bytes.
     static func xmlDeclCharset(_ input: UnsafeBufferPointer<UInt8>) -> String? {
@@ -178,16 +161,10 @@ enum CharsetDecoder {
 
     // MARK: windows-1252
 
-    /// windows-1252's 0x80-0x9F row; 0 marks the five undefined bytes (dropped).
-    static let cp1252High: [UInt32] = [
-        0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
-        0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
-    ]
-
+    /// windows-1252 (WebText's table); its five undefined bytes are C1 controls, which the text
+    /// sanitizer removes like any other.
     @inline(__always)
-    static func cp1252(_ b: UInt8) -> UInt32 {
-        b >= 0x80 && b < 0xA0 ? cp1252High[Int(b - 0x80)] : UInt32(b)
-    }
+    static func cp1252(_ b: UInt8) -> UInt32 { Windows1252.scalar(b) }
 
     static func windows1252(_ s: UnsafeBufferPointer<UInt8>) -> DecodedInput {
         var out: [UInt8] = []
@@ -253,21 +230,5 @@ enum CharsetDecoder {
         let cleaned = out.withUnsafeBufferPointer { repairUTF8($0, offset: 0, encoding: charset) }
         return DecodedInput(transcoded: cleaned.transcoded, offset: 0, encoding: charset,
                             repaired: repaired || cleaned.repaired)
-    }
-}
-
-extension Substring {
-    func trimmingSpaces() -> Substring {
-        var s = self
-        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
-        return s
-    }
-
-    func trimming(_ set: String) -> Substring {
-        var s = self
-        while let f = s.first, set.contains(f) { s = s.dropFirst() }
-        while let l = s.last, set.contains(l) { s = s.dropLast() }
-        return s
     }
 }

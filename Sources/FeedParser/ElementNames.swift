@@ -6,14 +6,14 @@ enum Tag: UInt8 {
     case rss, rdfRoot, channel, feed, item, entry
     case title, link, atomLink, description, summary, content, contentEncoded, guid, id
     case pubDate, published, updated, issued, modified, created, dcDate
-    case author, name, dcCreator, language, dcLanguage, ttl, enclosure, source
+    case author, name, dcCreator, dcTitle, language, dcLanguage, ttl, enclosure, source
     case mediaContent, mediaThumbnail, mediaGroup, mediaDescription
     case itunesDuration, itunesImage, itunesAuthor, itunesSummary, ytVideoId, origLink
 }
 
 enum Namespace: UInt8 {
     case none, other, rss10, rss090, userlandRSS2, atom10, atom03, rdf
-    case content, dc, dcterms, media, itunes, youtube, feedburner
+    case content, dc, dcterms, media, itunes, youtube, feedburner, xhtml
 }
 
 /// Interned-name lookup: libxml2's reader keeps element names and namespace URIs in its
@@ -22,6 +22,8 @@ enum Namespace: UInt8 {
 struct NameTable {
     private var names: [UnsafeRawPointer: Name] = [:]
     private var namespaces: [UnsafeRawPointer: Namespace] = [:]
+    /// Namespace URIs as publishers misspell them, keyed by `tolerantKey` (filled on first miss).
+    private var tolerant: [String: Namespace] = [:]
 
     enum Name: UInt8 {
         case rss, RDF, channel, feed, item, entry, title, link, description, summary, content, encoded
@@ -54,14 +56,33 @@ struct NameTable {
             ("http://www.itunes.com/dtds/podcast-1.0.dtd", .itunes),
             ("http://www.youtube.com/xml/schemas/2015", .youtube),
             ("http://rssnamespace.org/feedburner/ext/1.0", .feedburner),
+            ("http://www.w3.org/1999/xhtml", .xhtml),
         ]
         for (s, n) in nsList { if let p = xmlTextReaderConstString(reader, s) { namespaces[UnsafeRawPointer(p)] = n } }
+        // Extension namespaces only: the core ones (RSS 1.0/0.90, Atom, RDF) decide the format
+        // and stay exact.
+        let extensions: Set<Namespace> = [.content, .dc, .dcterms, .media, .itunes, .youtube, .feedburner]
+        for (s, n) in nsList where extensions.contains(n) { tolerant[NameTable.tolerantKey(s)] = n }
     }
 
+    /// Known extension namespaces match whatever their case, trailing slash or http/https
+    /// (`http://www.itunes.com/DTDs/Podcast-1.0.dtd`, `http://purl.org/rss/1.0/modules/content`):
+    /// real podcast feeds lost durations, authors and content:encoded to these spellings. The
+    /// answer is remembered per interned URI, so each spelling is normalised once per document.
     @inline(__always)
-    func namespace(_ uri: UnsafePointer<xmlChar>?) -> Namespace {
+    mutating func namespace(_ uri: UnsafePointer<xmlChar>?) -> Namespace {
         guard let uri else { return .none }
-        return namespaces[UnsafeRawPointer(uri)] ?? .other
+        if let known = namespaces[UnsafeRawPointer(uri)] { return known }
+        let resolved = tolerant[NameTable.tolerantKey(String(cString: uri))] ?? .other
+        namespaces[UnsafeRawPointer(uri)] = resolved
+        return resolved
+    }
+
+    static func tolerantKey(_ uri: String) -> String {
+        var key = Substring(uri.lowercased())
+        for scheme in ["http://", "https://"] where key.hasPrefix(scheme) { key = key.dropFirst(scheme.count) }
+        while key.last == "/" || key.last == "#" { key = key.dropLast() }
+        return String(key)
     }
 
     @inline(__always)
@@ -75,7 +96,14 @@ struct NameTable {
         guard let name else { return .other }
         switch ns {
         case .content: return name == .encoded ? .contentEncoded : .other
-        case .dc: return name == .creator ? .dcCreator : name == .date ? .dcDate : name == .language ? .dcLanguage : .other
+        case .dc:
+            switch name {
+            case .creator: return .dcCreator
+            case .date: return .dcDate
+            case .language: return .dcLanguage
+            case .title: return .dcTitle
+            default: return .other
+            }
         case .dcterms: return name == .modified ? .modified : name == .created ? .created : name == .issued ? .issued : .other
         case .media:
             switch name {
@@ -96,7 +124,7 @@ struct NameTable {
         case .youtube: return name == .videoId ? .ytVideoId : .other
         case .feedburner: return name == .origLink ? .origLink : .other
         case .rdf: return name == .RDF ? .rdfRoot : .other
-        case .atom10 where !atomDocument, .atom03 where !atomDocument:
+        case .atom10 where !atomDocument && core != .atom10, .atom03 where !atomDocument:
             return name == .link ? .atomLink : .other
         default:
             break

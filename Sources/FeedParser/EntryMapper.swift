@@ -1,3 +1,5 @@
+internal import CanonicalURL
+
 /// Raw item facts -> FeedEntry per contract section 3, or a drop with its reason.
 enum ItemOutcome {
     case entry(FeedEntry, position: Int)
@@ -9,15 +11,16 @@ enum EntryMapper {
         let base = item.base ?? baseURL
         var images: [String] = []  // first <img> of each HTML field, in field order
 
-        // Title
+        // Title (RSS 2.0 asks for a title or a description: a missing one is made after the summary).
         var titleImages: [String] = []
         let title = item.title.map { inlineText($0, images: &titleImages) } ?? ""
-        let cappedTitle = TextSanitizer.truncate(title, cap: FieldCaps.title)
-        guard !cappedTitle.isEmpty else {
-            return .dropped(DroppedEntry(reason: "missing title", title: nil))
-        }
+        var cappedTitle = TextSanitizer.truncate(title, cap: FieldCaps.title)
 
-        // Link: feedburner origLink, RSS link, Atom alternate, permalink guid, YouTube watch URL.
+        // Link: feedburner origLink, RSS link, Atom alternate, permalink guid, YouTube watch URL,
+        // then an audio/video enclosure (podcast episodes often have no page of their own).
+        let media = (item.enclosures + item.mediaContents).first {
+            MediaFields.kind(type: $0.type, medium: $0.medium, url: $0.url) != nil && LinkSafety.check($0.url) != nil
+        }
         let videoID = item.ytVideoID.flatMap(youtubeID)
         var url: String?
         var sawLink = false
@@ -29,12 +32,14 @@ enum EntryMapper {
         consider(item.origLink)
         consider(item.link)
         consider(item.alternateLink)
-        if url == nil, let guid = item.guid, item.guidIsPermaLink, URLResolver.hasScheme(guid.trimming(" \t\r\n")) {
+        if url == nil, let guid = item.guid, item.guidIsPermaLink, URLReference.hasScheme(guid.trimming(" \t\r\n")) {
             consider(guid)
         }
         if url == nil, let videoID { consider(watchURL(videoID)) }
-        guard sawLink else { return .dropped(DroppedEntry(reason: "missing link", title: cappedTitle)) }
-        guard let url else { return .dropped(DroppedEntry(reason: "unsafe link", title: cappedTitle)) }
+        if url == nil, videoID == nil, let media { consider(media.url) }
+        let droppedTitle = cappedTitle.isEmpty ? nil : cappedTitle
+        guard sawLink else { return .dropped(DroppedEntry(reason: "missing link", title: droppedTitle)) }
+        guard let url else { return .dropped(DroppedEntry(reason: "unsafe link", title: droppedTitle)) }
 
         var entry = FeedEntry(title: cappedTitle, url: url)
         if let guid = item.guid {
@@ -81,14 +86,18 @@ enum EntryMapper {
             entry.summary = TextSanitizer.inline(TextSanitizer.truncate(text, cap: FieldCaps.summary))
         }
 
+        if cappedTitle.isEmpty {
+            cappedTitle = entry.summary.map(titleFromText) ?? ""
+            guard !cappedTitle.isEmpty else { return .dropped(DroppedEntry(reason: "missing title", title: nil)) }
+            entry.title = cappedTitle
+        }
+
         // Media: YouTube entries, else the first audio/video enclosure.
         if let videoID {
             entry.youtubeVideoID = videoID
             entry.mediaType = "video"
             entry.mediaURL = watchURL(videoID)
-        } else if let media = (item.enclosures + item.mediaContents).first(where: {
-            MediaFields.kind(type: $0.type, medium: $0.medium, url: $0.url) != nil && LinkSafety.check($0.url) != nil
-        }) {
+        } else if let media {
             entry.mediaType = MediaFields.kind(type: media.type, medium: media.medium, url: media.url)
             entry.mediaURL = LinkSafety.check(media.url)
             entry.mediaMimeType = MediaFields.mimeType(media.type)
@@ -97,17 +106,45 @@ enum EntryMapper {
         }
 
         // Thumbnail, in order of how deliberately the publisher chose it (evaluated lazily).
+        // media:thumbnail (with its declared size) and HTML images (with theirs) were vetted by
+        // ImageCandidate when read; the others are vetted here.
         func safe(_ url: String?) -> String? { url.flatMap(LinkSafety.check) }
+        func picture(_ url: String?) -> String? { safe(url).flatMap { ImageCandidate.isTracker($0) ? nil : $0 } }
         entry.thumbnailURL = safe(item.mediaThumbnail)
-            ?? safe(item.mediaContents.first { MediaFields.isImage(type: $0.type, medium: $0.medium, url: $0.url) }?.url)
-            ?? safe(item.enclosures.first { MediaFields.isImage(type: $0.type, medium: $0.medium, url: $0.url) }?.url)
-            ?? safe(item.itunesImage)
+            ?? picture(item.mediaContents.first { MediaFields.isImage(type: $0.type, medium: $0.medium, url: $0.url) }?.url)
+            ?? picture(item.enclosures.first { MediaFields.isImage(type: $0.type, medium: $0.medium, url: $0.url) }?.url)
+            ?? picture(item.itunesImage)
             ?? images.lazy.compactMap { src -> String? in
                 let trimmed = src.trimming(" \t\r\n")
-                return safe(URLResolver.hasScheme(trimmed) ? trimmed : base.flatMap { URLResolver.resolve(trimmed, against: $0) })
+                return safe(URLReference.hasScheme(trimmed) ? trimmed : base.flatMap { URLReference.resolve(trimmed, against: $0) })
             }.first
             ?? (entry.mediaType == "podcast" ? safe(header.itunesImage) : nil)
         return .entry(entry, position: item.position)
+    }
+
+    /// A title made from an item's text: its first sentence, at most 140 characters, cut at a
+    /// word boundary when longer.
+    static func titleFromText(_ text: String) -> String {
+        let limit = 140
+        var end = text.endIndex
+        var i = text.startIndex
+        while i < text.endIndex {
+            let c = text[i]
+            let next = text.index(after: i)
+            if c == "." || c == "!" || c == "?" || c == "\n", next == text.endIndex || text[next] == " " || text[next] == "\n" {
+                end = c == "\n" ? i : next
+                break
+            }
+            i = next
+        }
+        var sentence = Substring(text[..<end])
+        if sentence.count > limit {
+            sentence = sentence.prefix(limit)
+            if let space = sentence.lastIndex(of: " "), sentence.distance(from: sentence.startIndex, to: space) > limit / 3 {
+                sentence = sentence[..<space]
+            }
+        }
+        return String(sentence).trimming(" \t\r\n")
     }
 
     static func blockText(_ raw: RawText, images: inout [String]) -> String {
@@ -158,6 +195,7 @@ struct ItemCollector {
     var positions: [Int] = []
     var dropped: [DroppedEntry] = []
     var droppedCount = 0
+    var droppedByCap = 0
     var trimmed = false
 
     init(maxItems: Int, maxListed: Int) {
@@ -193,7 +231,10 @@ struct ItemCollector {
             case (nil, nil): return positions[a] < positions[b]
             }
         }
-        for i in order[maxItems...] { drop(DroppedEntry(reason: "over item cap", title: entries[i].title)) }
+        for i in order[maxItems...] {
+            droppedByCap += 1
+            drop(DroppedEntry(reason: "over item cap", title: entries[i].title))
+        }
         // Keep the survivors in document order.
         let kept = order[..<maxItems].sorted { positions[$0] < positions[$1] }
         entries = kept.map { entries[$0] }

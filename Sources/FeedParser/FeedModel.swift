@@ -23,6 +23,8 @@ public struct FeedDocument: Sendable, Equatable {
     public var dropped: [DroppedEntry]
     /// How many entries were dropped in total (may exceed `dropped.count`).
     public var droppedCount: Int
+    /// How many of them the item cap dropped (the oldest; the cap keeps the newest).
+    public var droppedByCap: Int = 0
 }
 
 /// One item/entry mapped to the article row shape (contract section 3): strings are sanitised,

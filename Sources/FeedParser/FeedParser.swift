@@ -9,9 +9,12 @@ internal import CLibXML2
 ///
 /// 1. CharsetDecoder turns the bytes into UTF-8 (BOM, labels, the usual lies, repair).
 /// 2. A strict streaming pass (xmlTextReader) walks the document; memory grows with one item.
-/// 3. If that fails with an XML error (or lost undeclared entities), EntityRepair rewrites bare
-///    `&` and HTML entities and libxml2's recovery parser rebuilds what it can; the result is used
-///    (`recovered = true`) when it is sane: a feed root with a title or at least one item.
+///    Whatever precedes the document (whitespace, BOM, PHP warnings) is skipped first.
+/// 3. If that fails with an XML error (or lost undeclared entities), the bytes are repaired
+///    (EntityRepair: bare `&`, HTML entities, controls; DocumentRepair: unbalanced tags, truncation)
+///    and parsed strictly again; only if that still fails does libxml2's recovery parser rebuild
+///    what it can. Either result is used (`recovered = true`) when it is sane: a feed root with a
+///    title or at least one item.
 /// 4. Otherwise the first XML error is thrown with its line.
 public enum FeedParser {
     public static func parse(_ bytes: [UInt8], contentType: String? = nil, baseURL: String? = nil,
@@ -37,29 +40,23 @@ public enum FeedParser {
         return try result.get()
     }
 
-    static func parseUTF8(_ utf8: UnsafeBufferPointer<UInt8>, baseURL: String?,
+    static func parseUTF8(_ whole: UnsafeBufferPointer<UInt8>, baseURL: String?,
                           options: FeedParserOptions) throws(FeedParseError) -> FeedDocument {
+        let utf8 = UnsafeBufferPointer(rebasing: whole[DocumentRepair.documentStart(whole)...])
         guard utf8.count > 0 else { throw .empty }
         let budget = CPUBudget(seconds: options.cpuBudgetSeconds)
         let hasXMLBase = contains(utf8, "xml:base")
         let url = baseURL.flatMap(LinkSafety.check)
+        let pass = Pass(url: url, hasXMLBase: hasXMLBase, options: options, budget: budget)
 
         // Strict streaming pass.
-        let strictLog = ErrorLog()
-        var strictError: FeedParseError
+        var strictError = FeedParseError.empty
+        var lossy: FeedDocument?
         do throws(FeedParseError) {
-            guard let reader = XMLSource.streamingReader(utf8, url: url, log: strictLog) else { throw FeedParseError.empty }
-            defer { xmlFreeTextReader(reader) }
-            var walker = FeedWalker(reader: reader, options: options, baseURL: url, hasXMLBase: hasXMLBase,
-                                    budget: budget, log: strictLog)
-            try walker.run()
-            let doc = document(walker, recovered: false)
-            if !strictLog.undeclaredEntity { return doc }
+            let strict = try pass.strict(utf8)
             // Entities were dropped (e.g. &eacute; under an unloaded DTD): try to do better.
-            if let better = try? recoveryPass(utf8, url: url, hasXMLBase: hasXMLBase, options: options, budget: budget) {
-                return better
-            }
-            return doc
+            guard strict.lostEntities else { return strict.document }
+            lossy = strict.document
         } catch {
             switch error {
             case .xml, .empty: strictError = error
@@ -67,47 +64,90 @@ public enum FeedParser {
             }
         }
 
+        // Repaired bytes, strictly when the repairs made the document well-formed.
+        let entities = EntityRepair.repair(utf8)
+        let repaired = entities.bytes.withUnsafeBufferPointer(DocumentRepair.balanceTags)
+        if entities.changed || repaired != entities.bytes {
+            do throws(FeedParseError) {
+                let strict = try repaired.withUnsafeBufferPointer { (b) throws(FeedParseError) in try pass.strict(b) }
+                if !strict.lostEntities, strict.sane {
+                    var doc = strict.document
+                    doc.recovered = true
+                    return doc
+                }
+            } catch {
+                switch error {
+                case .xml, .empty: break
+                default: throw error
+                }
+            }
+        }
+
         // Recovery pass.
         do throws(FeedParseError) {
-            if let doc = try recoveryPass(utf8, url: url, hasXMLBase: hasXMLBase, options: options, budget: budget) {
+            if let doc = try repaired.withUnsafeBufferPointer({ (b) throws(FeedParseError) in try pass.recovered(b) }) {
                 return doc
             }
         } catch {
             switch error {
-            case .cpuBudgetExceeded, .depthLimitExceeded, .notAFeed: throw error
+            case .cpuBudgetExceeded, .depthLimitExceeded, .notAFeed: if lossy == nil { throw error }
             default: break
             }
         }
+        if let lossy { return lossy }
         throw strictError
     }
 
-    private static func recoveryPass(_ utf8: UnsafeBufferPointer<UInt8>, url: String?, hasXMLBase: Bool,
-                                     options: FeedParserOptions, budget: CPUBudget) throws(FeedParseError) -> FeedDocument? {
-        let repaired = EntityRepair.repair(utf8)
-        let log = ErrorLog()
-        let docPtr: xmlDocPtr? = try repaired.withUnsafeBufferPointer { (buf) throws(FeedParseError) -> xmlDocPtr? in
-            try XMLSource.recoveredDocument(buf, url: url, log: log, budget: budget)
+    /// The parse settings shared by the strict and recovery passes of one document.
+    struct Pass {
+        let url: String?
+        let hasXMLBase: Bool
+        let options: FeedParserOptions
+        let budget: CPUBudget
+
+        struct Strict {
+            var document: FeedDocument
+            var lostEntities: Bool
+            /// At least one usable entry, or an empty-but-titled feed.
+            var sane: Bool
         }
-        guard let docPtr else { return nil }
-        defer { xmlFreeDoc(docPtr) }
-        guard let reader = xmlReaderWalker(docPtr) else { return nil }
-        defer { xmlFreeTextReader(reader) }
-        var walker = FeedWalker(reader: reader, options: options, baseURL: url, hasXMLBase: hasXMLBase,
-                                budget: budget, log: log)
-        walker.internNames = true
-        try walker.run()
-        // Sane: at least one usable entry, or an empty-but-titled feed with few errors.
-        let doc = document(walker, recovered: true)
-        guard walker.format != nil, !doc.items.isEmpty || (walker.itemCount == 0 && doc.title != nil && log.fatalCount <= 2) else {
-            return nil
+
+        func strict(_ utf8: UnsafeBufferPointer<UInt8>) throws(FeedParseError) -> Strict {
+            let log = ErrorLog()
+            guard let reader = XMLSource.streamingReader(utf8, url: url, log: log) else { throw FeedParseError.empty }
+            defer { xmlFreeTextReader(reader) }
+            var walker = FeedWalker(reader: reader, options: options, baseURL: url, hasXMLBase: hasXMLBase,
+                                    budget: budget, log: log)
+            try walker.run()
+            let doc = FeedParser.document(walker, recovered: false)
+            return Strict(document: doc, lostEntities: log.undeclaredEntity,
+                          sane: !doc.items.isEmpty || (walker.itemCount == 0 && doc.title != nil))
         }
-        return doc
+
+        /// libxml2's recovery parser over (already repaired) bytes; nil when the result is not sane.
+        func recovered(_ repaired: UnsafeBufferPointer<UInt8>) throws(FeedParseError) -> FeedDocument? {
+            let log = ErrorLog()
+            guard let docPtr = try XMLSource.recoveredDocument(repaired, url: url, log: log, budget: budget) else { return nil }
+            defer { xmlFreeDoc(docPtr) }
+            guard let reader = xmlReaderWalker(docPtr) else { return nil }
+            defer { xmlFreeTextReader(reader) }
+            var walker = FeedWalker(reader: reader, options: options, baseURL: url, hasXMLBase: hasXMLBase,
+                                    budget: budget, log: log)
+            walker.internNames = true
+            try walker.run()
+            // Sane: at least one usable entry, or an empty-but-titled feed with few errors.
+            let doc = FeedParser.document(walker, recovered: true)
+            guard walker.format != nil, !doc.items.isEmpty || (walker.itemCount == 0 && doc.title != nil && log.fatalCount <= 2) else {
+                return nil
+            }
+            return doc
+        }
     }
 
-    private static func document(_ walker: FeedWalker, recovered: Bool) -> FeedDocument {
+    static func document(_ walker: FeedWalker, recovered: Bool) -> FeedDocument {
         let h = walker.header
         var ignored: [String] = []
-        let title = h.title.map { TextSanitizer.truncate(EntryMapper.inlineText($0, images: &ignored), cap: FieldCaps.title) }
+        let title = (h.title ?? h.dcTitle).map { TextSanitizer.truncate(EntryMapper.inlineText($0, images: &ignored), cap: FieldCaps.title) }
         let language = h.language.map { TextSanitizer.inline($0).lowercased() }
             .flatMap { l -> String? in
                 let ok = !l.isEmpty && l.utf8.count <= FieldCaps.language
@@ -120,7 +160,8 @@ public enum FeedParser {
         return FeedDocument(format: walker.format ?? .rss20, recovered: recovered, encoding: "utf-8",
                             encodingRepaired: false, title: title?.isEmpty == true ? nil : title,
                             link: h.link.flatMap(LinkSafety.check), language: language, ttlMinutes: ttl,
-                            items: items, dropped: collector.dropped, droppedCount: collector.droppedCount)
+                            items: items, dropped: collector.dropped, droppedCount: collector.droppedCount,
+                            droppedByCap: collector.droppedByCap)
     }
 
     private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: String) -> Bool {

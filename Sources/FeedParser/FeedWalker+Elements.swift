@@ -9,7 +9,8 @@ extension FeedWalker {
         }
         guard atHead else { return }
         switch tag {
-        case .title: beginCapture(.feedTitle, depth: depth, mode: textMode())
+        case .title: beginCapture(.feedTitle, depth: depth, mode: textMode(), base64: isBase64())
+        case .dcTitle: beginCapture(.feedDcTitle, depth: depth, mode: .text)
         case .link, .atomLink:
             if atomDocument || tag == .atomLink {
                 let rel = attribute("rel") ?? "alternate"
@@ -36,7 +37,10 @@ extension FeedWalker {
             }
             return
         case .mediaThumbnail:
-            if item?.mediaThumbnail == nil, let url = resolve(attribute("url")) { item?.mediaThumbnail = url }
+            if item?.mediaThumbnail == nil, let url = resolve(attribute("url")),
+               !ImageCandidate.isTracker(url, width: attribute("width"), height: attribute("height")) {
+                item?.mediaThumbnail = url
+            }
             return
         case .mediaDescription:
             beginCapture(.itemMediaDescription, depth: depth, mode: attribute("type") == "html" ? .html : .text)
@@ -49,7 +53,7 @@ extension FeedWalker {
         }
         guard parent == .item || parent == .entry else { return }
         switch tag {
-        case .title: beginCapture(.itemTitle, depth: depth, mode: textMode())
+        case .title: beginCapture(.itemTitle, depth: depth, mode: textMode(), base64: isBase64())
         case .link, .atomLink:
             if atomDocument || tag == .atomLink || attribute("href") != nil {
                 atomLink()
@@ -57,10 +61,10 @@ extension FeedWalker {
                 beginCapture(.itemLink, depth: depth, mode: .text)
             }
         case .description: beginCapture(.itemDescription, depth: depth, mode: .html)
-        case .summary: beginCapture(.itemSummary, depth: depth, mode: textMode())
+        case .summary: beginCapture(.itemSummary, depth: depth, mode: textMode(), base64: isBase64())
         case .content:
-            if attribute("src") == nil, attribute("mode") != "base64" {
-                beginCapture(.itemContent, depth: depth, mode: textMode())
+            if attribute("src") == nil {
+                beginCapture(.itemContent, depth: depth, mode: textMode(), base64: isBase64())
             }
         case .contentEncoded: beginCapture(.itemContentEncoded, depth: depth, mode: .html)
         case .guid:
@@ -108,6 +112,9 @@ extension FeedWalker {
         }
     }
 
+    /// Atom 0.3 `mode="base64"`: the element's text is base64 of the content.
+    private func isBase64() -> Bool { format == .atom03 && attribute("mode") == "base64" }
+
     /// Atom text construct type (1.0 `type`, 0.3 `type`/`mode`); RSS text is HTML.
     private func textMode() -> TextMode {
         guard atomDocument else { return .html }
@@ -124,6 +131,7 @@ extension FeedWalker {
         func firstText(_ slot: inout RawText?) { if slot == nil { slot = text } }
         switch field {
         case .feedTitle: if header.title == nil { header.title = text }
+        case .feedDcTitle: if header.dcTitle == nil { header.dcTitle = text }
         case .feedLink: if header.link == nil { header.link = resolve(text.value) }
         case .feedLanguage: first(&header.language)
         case .feedTTL: first(&header.ttl)

@@ -1,4 +1,6 @@
 internal import CLibXML2
+internal import CanonicalURL
+internal import WebText
 
 /// Walks a libxml2 text reader (streaming, or a walker over a recovered tree) and fills
 /// FeedHeader / ItemBuilder values. Elements are identified by interned-name pointers; text is
@@ -16,10 +18,12 @@ struct FeedWalker {
         var mode: TextMode
         var limit: Int
         var truncated = false
+        /// Atom 0.3 `mode="base64"`: the captured text is decoded when the element closes.
+        var base64 = false
     }
 
     let reader: xmlTextReaderPtr
-    let table: NameTable
+    var table: NameTable
     let options: FeedParserOptions
     let baseURL: String?
     let hasXMLBase: Bool
@@ -31,6 +35,8 @@ struct FeedWalker {
 
     var format: FeedFormat?
     var atomDocument = false
+    /// The root is an (X)HTML page: the feed root is looked for inside it.
+    var containerRoot: String?
     var core: Namespace = .none
     var header = FeedHeader()
     var stack: [Open] = []
@@ -82,7 +88,10 @@ struct FeedWalker {
             }
         }
         close(0)
-        if format == nil { throw .empty }
+        if format == nil {
+            if let root = containerRoot { throw .notAFeed(root: TextSanitizer.inline(String(root.prefix(64)))) }
+            throw .empty
+        }
     }
 
     // MARK: Stack
@@ -116,6 +125,16 @@ struct FeedWalker {
         let name = table.name(localName)
         if format == nil {
             try detectFormat(ns: ns, name: name, localName: localName)
+            if format == nil {  // inside an (X)HTML page, before the feed
+                stack.append(Open(tag: .other, depth: depth, name: localName))
+                return
+            }
+            if name == .entry {  // a lone Atom entry: the root is the item
+                item = ItemBuilder()
+                itemDepth = depth
+                stack.append(Open(tag: .entry, depth: depth, name: localName))
+                return
+            }
             stack.append(Open(tag: atomDocument ? .feed : .rss, depth: depth, name: localName))
             return
         }
@@ -145,33 +164,42 @@ struct FeedWalker {
 
     private mutating func detectFormat(ns: Namespace, name: NameTable.Name?, localName: UnsafePointer<xmlChar>?) throws(FeedParseError) {
         switch (name, ns) {
-        case (.rss?, .none), (.rss?, .userlandRSS2):
+        case (.rss?, .none), (.rss?, .userlandRSS2), (.rss?, .atom10), (.rss?, .xhtml):
             switch attribute("version")?.trimming(" \t\r\n") ?? "" {
             case "0.90": format = .rss090
             case "0.91": format = .rss091
             case "0.92", "0.93", "0.94": format = .rss092
             default: format = .rss20
             }
-            core = .none
+            // RSS 2.0 whose root declares Atom (or XHTML, when embedded) as the default namespace:
+            // its unprefixed elements are RSS all the same.
+            core = ns == .atom10 || ns == .xhtml ? ns : .none
         case (.RDF?, .rdf):
             format = .rss10
             core = .rss10
-        case (.feed?, .atom10), (.feed?, .atom03), (.feed?, .none):
+        case (.feed?, .atom10), (.feed?, .atom03), (.feed?, .none),
+             (.entry?, .atom10), (.entry?, .atom03):
             atomDocument = true
             core = ns
             format = ns == .atom03 || (ns == .none && attribute("version") == "0.3") ? .atom03 : .atom10
             if let lang = xmlTextReaderConstXmlLang(reader) { header.language = String(cString: lang) }
         default:
             let raw = localName.map { String(cString: $0) } ?? "?"
+            if containerRoot != nil { return }
+            if stack.isEmpty, raw.lowercased() == "html" {  // a feed embedded in an XHTML page
+                containerRoot = raw
+                return
+            }
             throw .notAFeed(root: TextSanitizer.inline(String(raw.prefix(64))))
         }
     }
 
     // MARK: Captures
 
-    mutating func beginCapture(_ field: Field, depth: Int, mode: TextMode) {
+    mutating func beginCapture(_ field: Field, depth: Int, mode: TextMode, base64: Bool = false) {
         buffer.removeAll(keepingCapacity: true)
-        capture = Capture(field: field, depth: depth, mode: mode, limit: field.byteLimit(contentCap: options.maxContentLength))
+        capture = Capture(field: field, depth: depth, mode: mode, limit: field.byteLimit(contentCap: options.maxContentLength),
+                          base64: base64)
     }
 
     private mutating func appendValue() {
@@ -194,14 +222,14 @@ struct FeedWalker {
 
     /// A reference to a declared entity whose name is an HTML 4 entity (feeds that declare
     /// `<!ENTITY eacute "&#233;">` in an internal subset) contributes the HTML character, taken
-    /// from libxml2's HTML table, not from the declaration. Any other reference contributes
+    /// from WebText's HTML table, not from the declaration. Any other reference contributes
     /// nothing: declared values are never expanded (billion laughs, quadratic blow-up, values
     /// smuggled in through parameter entities).
     private mutating func appendLeafEntity() {
         guard let name = xmlTextReaderConstLocalName(reader),
-              let desc = htmlEntityLookup(name) else { return }
+              let code = HTMLEntities.codePoint(UnsafeBufferPointer(start: name, count: Int(xmlStrlen(name)))) else { return }
         var utf8: [UInt8] = []
-        CharsetDecoder.appendScalar(desc.pointee.value, to: &utf8)
+        CharsetDecoder.appendScalar(code, to: &utf8)
         utf8.withUnsafeBufferPointer { appendValueBytes($0) }
     }
 
@@ -248,6 +276,11 @@ struct FeedWalker {
     private mutating func finishCapture() {
         guard let c = capture else { return }
         capture = nil
+        if c.base64 {
+            let decoded = Base64.decode(buffer)
+            assign(c.field, RawText(value: String(decoding: decoded, as: UTF8.self), mode: c.mode))
+            return
+        }
         let text = String(decoding: buffer, as: UTF8.self)
         assign(c.field, RawText(value: text, mode: c.mode))
     }
@@ -277,9 +310,9 @@ struct FeedWalker {
         guard let raw else { return nil }
         let trimmed = raw.trimming(" \t\r\n")
         guard !trimmed.isEmpty, trimmed.utf8.count <= 8 * FieldCaps.url else { return nil }
-        if URLResolver.hasScheme(trimmed) { return trimmed }
+        if URLReference.hasScheme(trimmed) { return trimmed }
         guard let base = currentBase() else { return nil }
-        return URLResolver.resolve(trimmed, against: base)
+        return URLReference.resolve(trimmed, against: base)
     }
 }
 

@@ -18,7 +18,7 @@ public enum HTMLText {
     public struct Extract: Sendable, Equatable {
         /// Paragraphs separated by one blank line; whitespace collapsed; controls/bidi removed.
         public var text: String
-        /// `src` of the first `<img>` (raw, unresolved), if any.
+        /// `src` of the first `<img>` (raw, unresolved) that is no tracking pixel or share button.
         public var firstImageSource: String?
     }
 
@@ -138,14 +138,16 @@ public enum HTMLText {
             case .pre: out.append(0x1E); preLevel += 1
             case .img:
                 if firstImage == nil, skipLevel == 0, var a = attrs {
+                    var src: String?, width: String?, height: String?
                     while let n = a.pointee {
-                        let v = (a + 1).pointee
-                        if xmlStrEqual(n, "src") == 1, let v {
-                            firstImage = String(cString: v)
-                            break
+                        if let v = (a + 1).pointee {
+                            if xmlStrEqual(n, "src") == 1 { src = String(cString: v) }
+                            else if xmlStrEqual(n, "width") == 1 { width = String(cString: v) }
+                            else if xmlStrEqual(n, "height") == 1 { height = String(cString: v) }
                         }
                         a += 2
                     }
+                    if let src, !ImageCandidate.isTracker(src, width: width, height: height) { firstImage = src }
                 }
             case .inline: break
             }

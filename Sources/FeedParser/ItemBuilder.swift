@@ -53,6 +53,8 @@ struct ItemBuilder {
 /// Channel / feed level facts.
 struct FeedHeader {
     var title: RawText?
+    /// `dc:title`, used when the channel has no title of its own.
+    var dcTitle: RawText?
     var link: String?
     var language: String?
     var ttl: String?
@@ -67,7 +69,7 @@ enum Field: UInt8 {
     case itemGuid, itemPublished, itemUpdated, itemDcDate, itemAuthor, itemAuthorName, itemDcCreator
     case itemItunesAuthor, itemItunesDuration, itemItunesSummary, itemMediaDescription
     case itemYtVideoID, itemOrigLink
-    case feedTitle, feedLink, feedLanguage, feedTTL, feedAuthorName, feedItunesAuthor
+    case feedTitle, feedDcTitle, feedLink, feedLanguage, feedTTL, feedAuthorName, feedItunesAuthor
 
     /// Raw bytes kept per field before mapping (bounded memory per item).
     func byteLimit(contentCap: Int) -> Int {

@@ -1,6 +1,8 @@
 /// The URL rules of contract section 3 (invariant 5): absolute http(s), a host, no userinfo,
-/// no control/bidi/space characters, at most 2048 characters, no private, loopback, link-local
-/// or obfuscated (decimal, hex, octal, short-form) IP-literal host. Minimal on purpose; the lead
+/// no control/bidi characters, at most 2048 characters, no private, loopback, link-local
+/// or obfuscated (decimal, hex, octal, short-form) IP-literal host. A space inside the path or
+/// query is kept in the form the canonical URL has (contract section 4: `/a b` -> `/a%20b`, the
+/// query written back as it is), other whitespace is refused. Minimal on purpose; the lead
 /// may swap in the shared URL module. One pass over the UTF-8 bytes: it runs on every link.
 public enum LinkSafety {
     public static func check(_ raw: String) -> String? {
@@ -22,10 +24,12 @@ public enum LinkSafety {
             // Characters: no controls, spaces, backslashes, bidi controls; count scalars.
             var scalars = 0
             var k = 0
+            var spaces = false
             while k < s.count {
                 let b = s[k]
                 if b & 0xC0 != 0x80 { scalars += 1 }
-                if b <= 0x20 || b == 0x7F || b == 0x5C { return nil }
+                if b == 0x20 { spaces = true; k += 1; continue }
+                if b < 0x20 || b == 0x7F || b == 0x5C { return nil }
                 if b == 0xC2, k + 1 < s.count, s[k + 1] <= 0xA0 { return nil }                 // C1, NBSP
                 if b == 0xD8, k + 1 < s.count, s[k + 1] == 0x9C { return nil }                 // ALM
                 if b == 0xE2, k + 2 < s.count {
@@ -42,10 +46,27 @@ public enum LinkSafety {
             while authEnd < s.count, s[authEnd] != 0x2F, s[authEnd] != 0x3F, s[authEnd] != 0x23 { authEnd += 1 }
             guard authEnd > i else { return nil }
             let authority = UnsafeBufferPointer(rebasing: s[i..<authEnd])
-            if authority.contains(0x40) { return nil }  // userinfo
+            if authority.contains(0x40) || authority.contains(0x20) { return nil }  // userinfo, space in the host
             guard hostAllowed(authority) else { return nil }
+            if spaces { return escapingPathSpaces(s, from: authEnd) }
             return start == 0 && end == all.count ? raw : String(decoding: s, as: UTF8.self)
         }
+    }
+
+    /// `s` with the spaces of its path (from `pathStart` to the first `?` or `#`) written `%20`.
+    static func escapingPathSpaces(_ s: UnsafeBufferPointer<UInt8>, from pathStart: Int) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.count + 8)
+        var inPath = true
+        for (k, b) in s.enumerated() {
+            if k >= pathStart, b == 0x3F || b == 0x23 { inPath = false }
+            if b == 0x20, inPath {
+                out.append(contentsOf: [0x25, 0x32, 0x30])
+            } else {
+                out.append(b)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }

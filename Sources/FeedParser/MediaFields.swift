@@ -1,3 +1,5 @@
+internal import CanonicalURL
+
 /// Small parsers for media metadata: durations and MIME types.
 public enum MediaFields {
     /// itunes:duration / media:content@duration: "HH:MM:SS", "MM:SS", "SS", fractional seconds.
@@ -51,7 +53,7 @@ public enum MediaFields {
         case "image": return nil
         default: break
         }
-        let path = URLResolver.split(url).path.lowercased()
+        let path = URLReference.split(url).path.lowercased()
         for ext in [".mp3", ".m4a", ".aac", ".ogg", ".oga", ".opus", ".wav", ".flac"] where path.hasSuffix(ext) { return "podcast" }
         for ext in [".mp4", ".m4v", ".mov", ".webm", ".mkv"] where path.hasSuffix(ext) { return "video" }
         return nil
@@ -60,7 +62,7 @@ public enum MediaFields {
     static func isImage(type: String?, medium: String?, url: String) -> Bool {
         if let t = type?.lowercased() { return t.hasPrefix("image/") }
         if let m = medium?.lowercased() { return m == "image" }
-        let path = URLResolver.split(url).path.lowercased()
+        let path = URLReference.split(url).path.lowercased()
         return [".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif"].contains { path.hasSuffix($0) }
     }
 }

@@ -1,5 +1,6 @@
 /// Byte-level clean-up of text bound for the database: removes C0/C1 controls (except newline and
-/// tab, which become whitespace), bidi overrides/isolates and marks, BOMs and noncharacters, then
+/// tab, which become whitespace), bidi embeddings/overrides/isolates (the LRM, RLM and ALM marks
+/// are kept: see PulseModel's StoredText), BOMs and noncharacters, then
 /// collapses whitespace. Works on UTF-8 bytes because it runs on every title and summary.
 public enum TextSanitizer {
     /// One line: every whitespace run (including newlines and NBSP) becomes one space; trimmed.
@@ -111,13 +112,12 @@ public enum TextSanitizer {
                     if len == 2 {
                         if b == 0xC2 && b1 < 0xA0 { action = 1 }            // C1 controls
                         else if b == 0xC2 && b1 == 0xA0 { action = 2 }      // NBSP
-                        else if b == 0xD8 && b1 == 0x9C { action = 1 }      // U+061C ARABIC LETTER MARK
                     } else if len == 3 {
                         let b2 = input[i + 2]
                         if b == 0xE2 && b1 == 0x80 {
                             switch b2 {
                             case 0x80...0x8A, 0xA8, 0xAF: action = 2        // typographic spaces, LS, narrow NBSP
-                            case 0x8E, 0x8F, 0xAA...0xAE: action = 1        // LRM/RLM, embeddings/overrides
+                            case 0xAA...0xAE: action = 1                    // embeddings/overrides (LRM/RLM kept)
                             case 0xA9: action = 4                           // PARAGRAPH SEPARATOR
                             default: break
                             }

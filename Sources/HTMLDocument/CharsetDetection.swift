@@ -1,4 +1,5 @@
 import Foundation
+import WebText
 
 /// Picks the encoding of a page's bytes the way browsers do, in this order: a byte-order mark,
 /// the HTTP `Content-Type` charset, then `<meta charset>` / `<meta http-equiv=Content-Type>`
@@ -42,54 +43,19 @@ public enum CharsetDetection {
 
     private static let foundationEncodings: [String: String.Encoding] = [
         "utf-16le": .utf16LittleEndian, "utf-16be": .utf16BigEndian,
+        "utf-32le": .utf32LittleEndian, "utf-32be": .utf32BigEndian,
         "iso-8859-2": .isoLatin2, "windows-1250": .windowsCP1250, "windows-1251": .windowsCP1251,
         "windows-1253": .windowsCP1253, "windows-1254": .windowsCP1254,
         "shift_jis": .shiftJIS, "euc-jp": .japaneseEUC, "iso-2022-jp": .iso2022JP,
     ]
 
-    private static let aliases: [String: String] = [
-        "utf-8": "utf-8", "utf8": "utf-8", "unicode-1-1-utf-8": "utf-8", "x-unicode20utf8": "utf-8",
-        "us-ascii": "windows-1252", "ascii": "windows-1252", "iso-8859-1": "windows-1252",
-        "iso8859-1": "windows-1252", "iso_8859-1": "windows-1252", "latin1": "windows-1252",
-        "l1": "windows-1252", "cp1252": "windows-1252", "windows-1252": "windows-1252",
-        "x-cp1252": "windows-1252", "cp819": "windows-1252", "ibm819": "windows-1252",
-        "iso-ir-100": "windows-1252", "csisolatin1": "windows-1252",
-        "utf-16": "utf-16le", "utf-16le": "utf-16le", "utf-16be": "utf-16be",
-        "iso-8859-2": "iso-8859-2", "latin2": "iso-8859-2", "windows-1250": "windows-1250",
-        "cp1250": "windows-1250", "windows-1251": "windows-1251", "cp1251": "windows-1251",
-        "windows-1253": "windows-1253", "windows-1254": "windows-1254",
-        "shift_jis": "shift_jis", "shift-jis": "shift_jis", "sjis": "shift_jis",
-        "x-sjis": "shift_jis", "euc-jp": "euc-jp", "iso-2022-jp": "iso-2022-jp",
-    ]
-
     /// Lower-cased, trimmed and mapped to the label `decode` understands; nil when unknown.
-    static func normalize(_ raw: String) -> String? {
-        let trimmed = raw.trimmingCharacters(in: CharacterSet(charactersIn: " \t\r\n\"'")).lowercased()
-        return aliases[trimmed]
-    }
+    static func normalize(_ raw: String) -> String? { Charset.normalize(raw) }
 
-    static func byteOrderMark(_ bytes: [UInt8]) -> (label: String, length: Int)? {
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { return ("utf-8", 3) }
-        if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xFE { return ("utf-16le", 2) }
-        if bytes.count >= 2, bytes[0] == 0xFE, bytes[1] == 0xFF { return ("utf-16be", 2) }
-        return nil
-    }
+    static func byteOrderMark(_ bytes: [UInt8]) -> (label: String, length: Int)? { Charset.byteOrderMark(bytes) }
 
     /// `charset=` from a Content-Type value (header or meta content), quotes allowed.
-    static func charsetParameter(_ value: String) -> String? {
-        let lower = value.lowercased()
-        guard let range = lower.range(of: "charset") else { return nil }
-        var rest = lower[range.upperBound...].drop { $0 == " " || $0 == "\t" }
-        guard rest.first == "=" else { return nil }
-        rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
-        let quote = rest.first == "\"" || rest.first == "'" ? rest.first : nil
-        if quote != nil { rest = rest.dropFirst() }
-        let label = rest.prefix { ch in
-            if let quote { return ch != quote }
-            return ch != ";" && ch != " " && ch != "\"" && ch != "'" && ch != "\t"
-        }
-        return label.isEmpty ? nil : String(label)
-    }
+    static func charsetParameter(_ value: String) -> String? { Charset.parameter(value) }
 
     /// The first charset a `<meta>` tag declares before `<body` (comments skipped).
     static func metaCharset(_ bytes: [UInt8]) -> String? {

@@ -1,5 +1,6 @@
 import Foundation
 import HTMLDocument
+import WebText
 
 /// Readability.js's `_getJSONLD` and `_getArticleMetadata`: meta tags and the first
 /// schema.org Article-typed JSON-LD object, JSON-LD winning field by field.
@@ -26,11 +27,11 @@ extension OpenGraph {
                                                   "description", "twitter:description"])
         result.siteName = jsonLD.siteName ?? first(["og:site_name"])
         result.publishedTime = jsonLD.publishedTime ?? first(["article:published_time", "parsely-pub-date"])
-        result.title = result.title.map(EntityDecoding.decode)
-        result.byline = result.byline.map(EntityDecoding.decode)
-        result.excerpt = result.excerpt.map(EntityDecoding.decode)
-        result.siteName = result.siteName.map(EntityDecoding.decode)
-        result.publishedTime = result.publishedTime.map(EntityDecoding.decode)
+        result.title = result.title.map(HTMLEntities.decode)
+        result.byline = result.byline.map(HTMLEntities.decode)
+        result.excerpt = result.excerpt.map(HTMLEntities.decode)
+        result.siteName = result.siteName.map(HTMLEntities.decode)
+        result.publishedTime = result.publishedTime.map(HTMLEntities.decode)
         if includeImage { result.imageURL = imageURL(in: document, pageURL: pageURL, jsonLD: objects) }
         return result
     }

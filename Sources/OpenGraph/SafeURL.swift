@@ -1,3 +1,4 @@
+import WebText
 /// The rules a URL must pass before we store it: absolute http(s), a plausible host, no
 /// userinfo, no control or bidi characters, at most 2048 characters.
 public enum SafeURL {
@@ -6,7 +7,7 @@ public enum SafeURL {
     /// Resolves `reference` against `base` and returns it when acceptable.
     public static func absoluteHTTP(_ reference: String, base: String) -> String? {
         // The HTML URL parser drops tabs and newlines anywhere in a URL before anything else.
-        let decoded = String(EntityDecoding.decode(reference).unicodeScalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" })
+        let decoded = String(HTMLEntities.decode(reference).unicodeScalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" })
             .trimmingASCIIWhitespace()
         guard !decoded.isEmpty, decoded.count <= maxLength * 2 else { return nil }
         guard !containsUnsafeScalar(decoded) else { return nil }

@@ -2,7 +2,8 @@
 /// database has no control or bidi-override characters, folded whitespace where asked, and a cap.
 public enum StoredText {
     /// Removes C0/C1 controls (keeping newline and tab when `keepNewlines`), bidi embedding,
-    /// override and isolate controls, zero-width and BOM characters, and lone surrogates' U+FFFD.
+    /// override and isolate controls (the LRM, RLM and ALM marks are kept), zero-width and BOM
+    /// characters, and lone surrogates' U+FFFD.
     public static func clean(_ text: String, keepNewlines: Bool = false) -> String {
         var scalars = String.UnicodeScalarView()
         scalars.reserveCapacity(text.unicodeScalars.count)
@@ -60,10 +61,13 @@ public enum StoredText {
     static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true                 // C0 and C1 controls
-        case 0x200B...0x200F: true                          // zero-width, LRM, RLM
+        case 0x200B...0x200D: true                          // zero-width (LRM and RLM are kept, see below)
         case 0x202A...0x202E: true                          // embeddings and overrides
         case 0x2066...0x2069: true                          // isolates
-        case 0x061C, 0xFEFF, 0xFFFE, 0xFFFF: true           // ALM, BOM, non-characters
+        case 0xFEFF, 0xFFFE, 0xFFFF: true                   // BOM, non-characters
+        // The marks LRM U+200E, RLM U+200F and ALM U+061C only set the direction of neutral
+        // characters next to them (a Hebrew title ending in "2024!" needs its RLM); they cannot
+        // reorder text the way embeddings, overrides and isolates do, so they stay.
         default: false
         }
     }

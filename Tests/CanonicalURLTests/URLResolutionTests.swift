@@ -53,4 +53,19 @@ import CanonicalURL
         #expect(StoredURL.resolve("g", against: "http://a") == "http://a/g")
         #expect(StoredURL.resolve("?q=1", against: "http://a") == "http://a?q=1")
     }
+
+    /// The shared resolver behind FeedParser and OpenGraph (no scheme rules of its own).
+    @Test func sharedResolverForFeedsAndPages() {
+        let base = "https://a.example/b/c/d;p?q"
+        #expect(URLReference.resolve("g", against: base) == "https://a.example/b/c/g")
+        #expect(URLReference.resolve("./g/", against: base) == "https://a.example/b/c/g/")
+        #expect(URLReference.resolve("//g.example/x", against: base) == "https://g.example/x")
+        #expect(URLReference.resolve("#s", against: base) == "https://a.example/b/c/d;p?q#s")
+        #expect(URLReference.resolve("../../../g", against: base) == "https://a.example/g")
+        #expect(URLReference.resolve("/r s", against: base) == "https://a.example/r s")
+        #expect(URLReference.resolve("g:h", against: base) == "g:h")
+        #expect(URLReference.resolve("g", against: "not absolute") == nil)
+        #expect(URLReference.hasScheme("HTTPS://x") && !URLReference.hasScheme("/a:b") && !URLReference.hasScheme("1a:b"))
+        #expect(URLReference.split("HTTP://h:1/p?q#f") == URLReference.Parts(scheme: "http", authority: "h:1", path: "/p", query: "q", fragment: "f"))
+    }
 }

@@ -42,6 +42,10 @@ struct DumpFeedMode {
             do {
                 let document = try FeedParser.parse(bytes, contentType: type, baseURL: base, options: options)
                 print(FeedJSON.dump(document))
+                if document.droppedByCap > 0 {
+                    let note = "\(input): item cap \(options.maxItems) kept the newest; dropped \(document.droppedByCap) older items\n"
+                    FileHandle.standardError.write(Data(note.utf8))
+                }
             } catch {
                 print(FeedJSON.error("\(input): \(error)"))
                 status = ExitStatus.dataError

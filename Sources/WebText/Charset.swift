@@ -1,0 +1,86 @@
+/// Charset evidence shared by the feed decoder (FeedParser) and the page decoder (HTMLDocument):
+/// byte-order marks, the `charset=` parameter, label aliases and windows-1252. Each stage keeps
+/// only its own order of evidence (an XML declaration for feeds, `<meta>` for pages).
+public enum Charset {
+    /// A byte-order mark at the start: the label (iconv/WHATWG spelling) and its length.
+    /// UTF-32 is checked before UTF-16, whose little-endian BOM is UTF-32LE's prefix.
+    public static func byteOrderMark(_ bytes: UnsafeBufferPointer<UInt8>) -> (label: String, length: Int)? {
+        let n = bytes.count
+        func at(_ i: Int) -> UInt8 { i < n ? bytes[i] : 0xAA }
+        if at(0) == 0xEF, at(1) == 0xBB, at(2) == 0xBF { return ("utf-8", 3) }
+        if at(0) == 0xFF, at(1) == 0xFE { return n >= 4 && at(2) == 0 && at(3) == 0 ? ("utf-32le", 4) : ("utf-16le", 2) }
+        if at(0) == 0, at(1) == 0, at(2) == 0xFE, at(3) == 0xFF { return ("utf-32be", 4) }
+        if at(0) == 0xFE, at(1) == 0xFF { return ("utf-16be", 2) }
+        return nil
+    }
+
+    public static func byteOrderMark(_ bytes: [UInt8]) -> (label: String, length: Int)? {
+        bytes.withUnsafeBufferPointer { byteOrderMark($0) }
+    }
+
+    /// `charset=` from a Content-Type value (HTTP header or `<meta content>`), lowercased,
+    /// quotes allowed; nil when absent, empty or longer than 40 characters.
+    public static func parameter(_ value: String) -> String? {
+        let lower = Substring(value.lowercased())
+        guard let at = lower.indices.first(where: { lower[$0...].hasPrefix("charset") }) else { return nil }
+        var rest = lower[lower.index(at, offsetBy: 7)...].drop { $0 == " " || $0 == "\t" }
+        guard rest.first == "=" else { return nil }
+        rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
+        let quote = rest.first == "\"" || rest.first == "'" ? rest.first : nil
+        if quote != nil { rest = rest.dropFirst() }
+        let label = rest.prefix { ch in
+            if let quote { return ch != quote }
+            return ch != ";" && ch != " " && ch != "\"" && ch != "'" && ch != "\t"
+        }
+        return label.isEmpty || label.count > 40 ? nil : String(label)
+    }
+
+    /// The label's canonical name (WHATWG: the ISO-8859-1 family and ASCII are windows-1252,
+    /// their superset and what such documents really contain); nil when not one we alias.
+    public static func normalize(_ raw: String) -> String? {
+        var label = Substring(raw.lowercased())
+        let junk: Set<Character> = [" ", "\t", "\r", "\n", "\"", "'"]
+        while let f = label.first, junk.contains(f) { label = label.dropFirst() }
+        while let l = label.last, junk.contains(l) { label = label.dropLast() }
+        return aliases[String(label)]
+    }
+
+    private static let aliases: [String: String] = [
+        "utf-8": "utf-8", "utf8": "utf-8", "unicode-1-1-utf-8": "utf-8", "x-unicode20utf8": "utf-8",
+        "us-ascii": "windows-1252", "ascii": "windows-1252", "iso-8859-1": "windows-1252",
+        "iso8859-1": "windows-1252", "iso_8859-1": "windows-1252", "latin1": "windows-1252", "latin-1": "windows-1252",
+        "l1": "windows-1252", "cp1252": "windows-1252", "windows-1252": "windows-1252",
+        "x-cp1252": "windows-1252", "cp819": "windows-1252", "ibm819": "windows-1252",
+        "iso-ir-100": "windows-1252", "csisolatin1": "windows-1252",
+        "utf-16": "utf-16le", "utf-16le": "utf-16le", "utf-16be": "utf-16be",
+        "iso-8859-2": "iso-8859-2", "latin2": "iso-8859-2", "windows-1250": "windows-1250",
+        "cp1250": "windows-1250", "windows-1251": "windows-1251", "cp1251": "windows-1251",
+        "windows-1253": "windows-1253", "windows-1254": "windows-1254",
+        "shift_jis": "shift_jis", "shift-jis": "shift_jis", "sjis": "shift_jis",
+        "x-sjis": "shift_jis", "euc-jp": "euc-jp", "iso-2022-jp": "iso-2022-jp",
+    ]
+}
+
+/// windows-1252, hand-written because Foundation refuses the five bytes it leaves undefined,
+/// while browsers (and the WHATWG Encoding standard) map them to C1 controls; and because the
+/// feed decoder's repair of stray bytes in UTF-8 must be fast and never fail.
+public enum Windows1252 {
+    private static let high: [UInt32] = [
+        0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+        0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
+        0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+        0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
+    ]
+
+    @inline(__always)
+    public static func scalar(_ byte: UInt8) -> UInt32 {
+        byte >= 0x80 && byte < 0xA0 ? high[Int(byte - 0x80)] : UInt32(byte)
+    }
+
+    public static func decode(_ bytes: ArraySlice<UInt8>) -> String {
+        var scalars = String.UnicodeScalarView()
+        scalars.reserveCapacity(bytes.count)
+        for byte in bytes { scalars.append(Unicode.Scalar(scalar(byte))!) }
+        return String(scalars)
+    }
+}
