@@ -17,6 +17,8 @@ extension Extractor {
     static let firstParagraphLength = 120
     /// Pull quotes repeat a sentence of the body; shorter repeats may be a subheading's words.
     static let pullQuoteMinimumLength = 30
+    /// Repeated blocks shorter than this are slide captions and similar chrome.
+    static let repeatedLineLimit = 120
     /// How far from the end (in characters of text) trailing furniture is looked for.
     static let trailingWindow = 1_200
 
@@ -61,8 +63,9 @@ extension Extractor {
             guard !text.isEmpty, text.utf8.count < Self.furnitureLineLimit else { continue }
             let lowered = text.lowercased()
             let key = Self.comparable(lowered)
-            // The same short block twice (a caption repeated on every slide): keep the first only.
-            if key.count >= 12, let first = seen[key], first != index {
+            // The same short line twice (a caption repeated on every slide): keep the first only.
+            // Longer blocks are left alone: a repeated paragraph is the page's choice, not chrome.
+            if key.utf8.count >= 12, text.utf8.count < Self.repeatedLineLimit, let first = seen[key], first != index {
                 block.remove()
                 continue
             }

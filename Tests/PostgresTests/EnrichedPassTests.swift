@@ -22,9 +22,9 @@ struct EnrichedPassTests {
     static func feed(base: String) -> String {
         let items = (1...3).map { number in
             """
-            <item><title>Story \(number)</title><link>\(base)/articles/\(number)</link>
+            <item><title>Notícia \(number)</title><link>\(base)/articles/\(number)</link>
             <guid>\(base)/articles/\(number)</guid><pubDate>\(RFC822.now)</pubDate>
-            <description>Short summary \(number).</description></item>
+            <description>Resumo da notícia \(number).</description></item>
             """
         }.joined()
         return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>T</title><link>\(base)</link>\(items)</channel></rss>"

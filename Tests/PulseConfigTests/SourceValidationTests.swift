@@ -10,9 +10,11 @@ struct SourceValidationTests {
         #expect(config.categories.map(\.displayOrder) == Array(0..<10))
         #expect(config.sources == [
             SourceConfig(slug: "alpha", name: "Alpha", feedURL: "https://example.com/a.xml", categorySlug: "world",
-                         language: "en", fetchIntervalHours: 2, maxContentLength: nil, isActive: true,
+                         language: "en", fetchIntervalHours: 2, maxContentLength: nil, isActive: nil,
                          languageDetection: true),
         ])
+        // No `active:` key: the database decides (a new row starts active).
+        #expect(config.sources.first?.active == nil && config.sources.first?.isActive == true)
         #expect(config.fetch == FetchSettings())
         #expect(config.retention == RetentionSettings())
         #expect(config.pruneUnlisted == false)
