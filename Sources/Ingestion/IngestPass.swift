@@ -183,15 +183,11 @@ public struct IngestPass: Sendable {
         let targets = stored.map { article in
             var wants: Set<BackfillKind> = []
             // A podcast/video episode whose only URL is its enclosure has no page: never
-            // download the media file as if it were one.
-            if let media = article.row.mediaURL, CanonicalURL.canonicalize(media) == article.row.url {
-                return EnrichmentTarget(id: article.id, url: article.row.url, title: article.row.title,
-                                        summary: article.row.summary, content: article.row.content,
-                                        configuredLanguage: source.language, detectLanguage: detect, wants: wants)
-            }
-            if article.row.imageURL == nil { wants.insert(.image) }
-            if enricher.needsExtraction(summary: article.row.summary, content: article.row.content) { wants.insert(.content) }
-            if detect && !article.row.languageDetected { wants.insert(.language) }
+            // download the media file as if it were one (no wants, no fetch).
+            let pageless = article.row.mediaURL.map { CanonicalURL.canonicalize($0) == article.row.url } ?? false
+            if article.row.imageURL == nil && !pageless { wants.insert(.image) }
+            if !pageless, enricher.needsExtraction(summary: article.row.summary, content: article.row.content) { wants.insert(.content) }
+            if detect && !article.row.languageDetected && !pageless { wants.insert(.language) }
             return EnrichmentTarget(id: article.id, url: article.row.url, title: article.row.title,
                                     summary: article.row.summary, content: article.row.content,
                                     configuredLanguage: source.language, detectLanguage: detect, wants: wants)
