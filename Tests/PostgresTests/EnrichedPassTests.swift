@@ -41,6 +41,31 @@ struct EnrichedPassTests {
             """
     }
 
+    /// A fetcher that pins news.pulse-test.example to the loopback server.
+    static func fetcher(port: Int) -> HTTPFetcher {
+        var configuration = FetcherConfiguration()
+        configuration.allowLoopbackForTesting = true
+        configuration.resolveForTesting = ["news.pulse-test.example:\(port):127.0.0.1"]
+        configuration.perHostRequestsPerSecond = 0
+        return HTTPFetcher(configuration: configuration)
+    }
+
+    /// One source whose feed is `base`/feed.xml, in a fresh database, and an ingest pass that
+    /// enriches new rows.
+    static func withEnrichingPass(slug: String, language: String, base: String, port: Int,
+                                  _ body: (ArticleStore, IngestPass) async throws -> Void) async throws {
+        try await TestDatabase.with { database in
+            var definition = Seed.source(slug, language: language)
+            definition.feedURL = "\(base)/feed.xml"
+            let (store, _) = try await Seed.store(database, sources: [definition])
+            let fetcher = fetcher(port: port)
+            defer { fetcher.shutdown() }
+            var pass = IngestPass(store: store, fetcher: fetcher, logger: TestDatabase.logger)
+            pass.enricher = Enricher(fetcher: fetcher, logger: TestDatabase.logger)
+            try await body(store, pass)
+        }
+    }
+
     @Test func newRowsAreEnrichedOnceAndFailuresKeepTheRow() async throws {
         let pageHits = Mutex(0)
         let baseBox = Mutex("")
@@ -61,19 +86,7 @@ struct EnrichedPassTests {
         // Article links must look public to pass the feed parser; the fetcher pins the name to 127.0.0.1.
         let base = "http://news.pulse-test.example:\(server.port)"
         baseBox.withLock { $0 = base }
-        try await TestDatabase.with { database in
-            var definition = Seed.source("pt-source", language: "pt")
-            definition.feedURL = "\(base)/feed.xml"
-            let (store, _) = try await Seed.store(database, sources: [definition])
-
-            var configuration = FetcherConfiguration()
-            configuration.allowLoopbackForTesting = true
-            configuration.resolveForTesting = ["news.pulse-test.example:\(server.port):127.0.0.1"]
-            configuration.perHostRequestsPerSecond = 0
-            let fetcher = HTTPFetcher(configuration: configuration)
-            defer { fetcher.shutdown() }
-            var pass = IngestPass(store: store, fetcher: fetcher, logger: TestDatabase.logger)
-            pass.enricher = Enricher(fetcher: fetcher, logger: TestDatabase.logger)
+        try await Self.withEnrichingPass(slug: "pt-source", language: "pt", base: base, port: server.port) { store, pass in
 
             let first = try await pass.run(sources: try await store.dueSources())
             let outcome = try #require(first.outcomes.first)
@@ -132,18 +145,7 @@ struct EnrichedPassTests {
         defer { server.stop() }
         let base = "http://news.pulse-test.example:\(server.port)"
         baseBox.withLock { $0 = base }
-        try await TestDatabase.with { database in
-            var definition = Seed.source("podcast-source", language: "en")
-            definition.feedURL = "\(base)/feed.xml"
-            let (store, _) = try await Seed.store(database, sources: [definition])
-            var configuration = FetcherConfiguration()
-            configuration.allowLoopbackForTesting = true
-            configuration.resolveForTesting = ["news.pulse-test.example:\(server.port):127.0.0.1"]
-            configuration.perHostRequestsPerSecond = 0
-            let fetcher = HTTPFetcher(configuration: configuration)
-            defer { fetcher.shutdown() }
-            var pass = IngestPass(store: store, fetcher: fetcher, logger: TestDatabase.logger)
-            pass.enricher = Enricher(fetcher: fetcher, logger: TestDatabase.logger)
+        try await Self.withEnrichingPass(slug: "podcast-source", language: "en", base: base, port: server.port) { store, pass in
 
             let outcome = try #require(try await pass.run(sources: try await store.dueSources()).outcomes.first)
             #expect(outcome.inserted == 1 && outcome.dropped == 0, "\(outcome.line)")
