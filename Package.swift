@@ -84,6 +84,7 @@ let package = Package(
         // One fetch pass: fetch -> parse -> store, with fetch state and a fetch_logs row.
         .target(name: "Ingestion", dependencies: [
             "ArticleStore", "FeedParser", "HTTPFetcher", "Postgres", "PulseModel", "Scheduler", "LanguageTagger", "Enrichment",
+            "CanonicalURL",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The long-running service: claim with leases, pass, repeat; graceful shutdown.

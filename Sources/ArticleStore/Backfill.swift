@@ -79,6 +79,8 @@ extension ArticleStore {
             FROM public.articles a
             WHERE (\(conditions.joined(separator: " OR ")))
               AND ($3::text IS NULL OR a.source_slug = $3)
+              -- An episode stored under its enclosure URL has no page: never fetch the media file.
+              AND (a.media_url IS NULL OR a.url <> a.media_url)
             ORDER BY a.created_at, a.id
             LIMIT $2
             """

@@ -109,7 +109,10 @@ enum DocumentRepair {
             guard j < n else { break }  // truncated inside a tag
             let name = Array(s[nameStart..<nameEnd])
             if closing {
-                if let k = stack.lastIndex(of: name) {
+                // Only the innermost `searchDepth` open elements are searched: deeper documents are
+                // refused by the walker anyway, and a hostile run of stray end tags under a deep
+                // stack must not make this quadratic.
+                if let k = stack[max(0, stack.count - searchDepth)...].lastIndex(of: name) {
                     while stack.count > k + 1 { appendEndTag(stack.removeLast(), to: &out) }
                     stack.removeLast()
                     out.append(contentsOf: UnsafeBufferPointer(rebasing: s[i...j]))
@@ -123,6 +126,8 @@ enum DocumentRepair {
         while let name = stack.popLast() { appendEndTag(name, to: &out) }
         return out
     }
+
+    private static let searchDepth = 256
 
     private static let sections: [(StaticString, StaticString)] = [("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>")]
 

@@ -1,4 +1,5 @@
 import ArticleStore
+import CanonicalURL
 import FeedParser
 import Foundation
 import HTTPFetcher
@@ -181,10 +182,14 @@ public struct IngestPass: Sendable {
         let detect = !languageDetectionOff.contains(source.slug)
         let targets = stored.map { article in
             var wants: Set<BackfillKind> = []
+            // A podcast/video episode whose only URL is its enclosure has no page: never
+            // download the media file as if it were one (no wants, no fetch).
+            let pageless = article.row.mediaURL.map { CanonicalURL.canonicalize($0) == article.row.url } ?? false
             // A feed thumbnail is only a stand-in: the page's og:image replaces it.
-            if article.row.imageURL == nil || article.row.imageURL == article.row.thumbnailURL { wants.insert(.image) }
-            if enricher.needsExtraction(summary: article.row.summary, content: article.row.content) { wants.insert(.content) }
-            if detect && !article.row.languageDetected { wants.insert(.language) }
+            let imageIsStandIn = article.row.imageURL == nil || article.row.imageURL == article.row.thumbnailURL
+            if imageIsStandIn && !pageless { wants.insert(.image) }
+            if !pageless, enricher.needsExtraction(summary: article.row.summary, content: article.row.content) { wants.insert(.content) }
+            if detect && !article.row.languageDetected && !pageless { wants.insert(.language) }
             return EnrichmentTarget(id: article.id, url: article.row.url, title: article.row.title,
                                     summary: article.row.summary, content: article.row.content,
                                     configuredLanguage: source.language, detectLanguage: detect, wants: wants)

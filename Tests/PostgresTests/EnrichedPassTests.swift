@@ -41,6 +41,31 @@ struct EnrichedPassTests {
             """
     }
 
+    /// A fetcher that pins news.pulse-test.example to the loopback server.
+    static func fetcher(port: Int) -> HTTPFetcher {
+        var configuration = FetcherConfiguration()
+        configuration.allowLoopbackForTesting = true
+        configuration.resolveForTesting = ["news.pulse-test.example:\(port):127.0.0.1"]
+        configuration.perHostRequestsPerSecond = 0
+        return HTTPFetcher(configuration: configuration)
+    }
+
+    /// One source whose feed is `base`/feed.xml, in a fresh database, and an ingest pass that
+    /// enriches new rows.
+    static func withEnrichingPass(slug: String, language: String, base: String, port: Int,
+                                  _ body: (ArticleStore, IngestPass) async throws -> Void) async throws {
+        try await TestDatabase.with { database in
+            var definition = Seed.source(slug, language: language)
+            definition.feedURL = "\(base)/feed.xml"
+            let (store, _) = try await Seed.store(database, sources: [definition])
+            let fetcher = fetcher(port: port)
+            defer { fetcher.shutdown() }
+            var pass = IngestPass(store: store, fetcher: fetcher, logger: TestDatabase.logger)
+            pass.enricher = Enricher(fetcher: fetcher, logger: TestDatabase.logger)
+            try await body(store, pass)
+        }
+    }
+
     @Test func newRowsAreEnrichedOnceAndFailuresKeepTheRow() async throws {
         let pageHits = Mutex(0)
         let baseBox = Mutex("")
@@ -61,19 +86,7 @@ struct EnrichedPassTests {
         // Article links must look public to pass the feed parser; the fetcher pins the name to 127.0.0.1.
         let base = "http://news.pulse-test.example:\(server.port)"
         baseBox.withLock { $0 = base }
-        try await TestDatabase.with { database in
-            var definition = Seed.source("pt-source", language: "pt")
-            definition.feedURL = "\(base)/feed.xml"
-            let (store, _) = try await Seed.store(database, sources: [definition])
-
-            var configuration = FetcherConfiguration()
-            configuration.allowLoopbackForTesting = true
-            configuration.resolveForTesting = ["news.pulse-test.example:\(server.port):127.0.0.1"]
-            configuration.perHostRequestsPerSecond = 0
-            let fetcher = HTTPFetcher(configuration: configuration)
-            defer { fetcher.shutdown() }
-            var pass = IngestPass(store: store, fetcher: fetcher, logger: TestDatabase.logger)
-            pass.enricher = Enricher(fetcher: fetcher, logger: TestDatabase.logger)
+        try await Self.withEnrichingPass(slug: "pt-source", language: "pt", base: base, port: server.port) { store, pass in
 
             let first = try await pass.run(sources: try await store.dueSources())
             let outcome = try #require(first.outcomes.first)
@@ -104,6 +117,45 @@ struct EnrichedPassTests {
             let second = try await pass.run(sources: [try #require(try await store.source(slug: "pt-source"))])
             #expect(second.outcomes.first?.inserted == 0 && second.outcomes.first?.enriched == 0)
             #expect(pageHits.withLock { $0 } == 3)
+            await store.connection.close()
+        }
+    }
+
+    /// A podcast episode with no link and a non-permalink guid is stored under its enclosure URL
+    /// (issue 10), typed podcast, and its audio file is never fetched as if it were a page.
+    @Test func episodeWithOnlyAnEnclosureIsStoredAndItsAudioNeverFetched() async throws {
+        let audioHits = Mutex(0)
+        let baseBox = Mutex("")
+        let server = try LoopbackHTTPServer(routes: [
+            "/feed.xml": { _, connection, _ in
+                let base = baseBox.withLock { $0 }
+                let feed = """
+                    <?xml version="1.0"?><rss version="2.0"><channel><title>Daily</title><link>\(base)</link>
+                    <item><title>Episode 845</title><guid isPermaLink="false">ep-845</guid><pubDate>\(RFC822.now)</pubDate>
+                    <enclosure url="\(base)/audio/845.mp3?b=2&amp;a=1" type="audio/mpeg" length="1000"/></item>
+                    </channel></rss>
+                    """
+                connection.respond(200, headers: [("Content-Type", "application/rss+xml")], body: Array(feed.utf8))
+            },
+            "/audio/": { _, connection, _ in
+                audioHits.withLock { $0 += 1 }
+                connection.respond(200, headers: [("Content-Type", "audio/mpeg")], body: [UInt8](repeating: 0xFF, count: 1000))
+            },
+        ])
+        defer { server.stop() }
+        let base = "http://news.pulse-test.example:\(server.port)"
+        baseBox.withLock { $0 = base }
+        try await Self.withEnrichingPass(slug: "podcast-source", language: "en", base: base, port: server.port) { store, pass in
+
+            let outcome = try #require(try await pass.run(sources: try await store.dueSources()).outcomes.first)
+            #expect(outcome.inserted == 1 && outcome.dropped == 0, "\(outcome.line)")
+            #expect(audioHits.withLock { $0 } == 0)
+            let rows = try await store.connection.query(
+                "SELECT url, media_type, media_url FROM public.articles", label: "rows").rows
+            #expect(rows.count == 1)
+            #expect(rows.first?["url"] == "\(base)/audio/845.mp3?a=1&b=2")
+            #expect(rows.first?["media_type"] == "podcast")
+            #expect(rows.first?["media_url"] == "\(base)/audio/845.mp3?b=2&a=1")
             await store.connection.close()
         }
     }
