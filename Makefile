@@ -24,19 +24,17 @@ release: deps
 # Sets up and runs the service against DATABASE_URL, or the private cluster when it is unset.
 run: release
 	@if [ -z "$$DATABASE_URL" ]; then $(PG) start; fi
-	@url="$${DATABASE_URL:-$$($(PG) url)}"; \
+	@url="$${DATABASE_URL:-$$($(PG) url)}"; private=$${DATABASE_URL:+no}; \
+	  trap ':' INT TERM; \
 	  DATABASE_URL="$$url" .build/release/pulse-ingest --migrate --config $(CONFIG) && \
-	  DATABASE_URL="$$url" exec .build/release/pulse-ingest --config $(CONFIG)
+	  DATABASE_URL="$$url" .build/release/pulse-ingest --config $(CONFIG); status=$$?; \
+	  if [ -z "$$private" ]; then echo "make run: the private PostgreSQL keeps running (stop it with 'make db-stop')" >&2; fi; \
+	  exit $$status
 
-# Every test, unit and integration, against a private cluster started (and stopped) here.
+# Every test, unit and integration, against a private cluster started (and stopped) here; then the
+# contrib alert rules (promtool) and the systemd units; a summary of failures at the end.
 test:
-	@bash .ci/install-deps --test
-	@running=0; $(PG) status >/dev/null 2>&1 && running=1; \
-	  $(PG) start || exit 1; \
-	  PULSE_TEST_DATABASE_URL="$$($(PG) url)" PULSE_REQUIRE_PROMTOOL=1 $(SWIFT) test; status=$$?; \
-	  [ $$running -eq 1 ] || $(PG) stop; \
-	  [ $$status -eq 0 ] || exit $$status; \
-	  bash systemd/check-units
+	@SWIFT=$(SWIFT) bash .ci/make-test
 
 # Benchmarks: each prints ratios against a baseline measured in the same run (Tests/Benchmarks/).
 bench: bench-feeds bench-articles bench-daemon bench-language

@@ -74,6 +74,12 @@ public struct PassSummary: Sendable, Equatable {
     public var inserted: Int { outcomes.reduce(0) { $0 + $1.inserted } }
     public var itemsSeen: Int { outcomes.reduce(0) { $0 + $1.itemsSeen } }
 
+    /// Said when every source of a pass failed: then the cause is rarely the feeds.
+    public var allFailedNotice: String? {
+        outcomes.count > 1 && failedCount == outcomes.count
+            ? "all \(outcomes.count) sources failed: is the network reachable?" : nil
+    }
+
     public var line: String {
         let notModified = outcomes.filter { $0.result == .notModified }.count
         return "total: \(outcomes.count) sources, \(failedCount) failed, \(notModified) not modified, "

@@ -46,6 +46,7 @@ struct OnceMode {
                 print(outcome.line)
             }
             print(summary.line)
+            if let notice = summary.allFailedNotice { print(notice) }
             await connection.close()
             if summary.outcomes.isEmpty { return ExitStatus.success }
             if summary.failedCount == summary.outcomes.count { return ExitStatus.allFailed }

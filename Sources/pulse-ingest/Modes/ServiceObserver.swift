@@ -4,6 +4,7 @@ import Foundation
 import Ingestion
 import Logging
 import Observability
+import Synchronization
 
 /// What the service reports goes to the log, the metrics and the readiness tracker (and, through
 /// `extra`, to systemd).
@@ -12,6 +13,9 @@ struct ServiceObserver: DaemonObserver {
     let metrics: PulseMetrics
     let readiness: ReadinessTracker
     var extra: [any DaemonObserver] = []
+    /// Set after "all N sources failed" was logged; cleared by the next pass with a success, so an
+    /// outage is reported once, not on every pass.
+    let outageReported = OutageLatch()
 
     func daemonReady(workerID: String) {
         logger.info("ready", metadata: ["worker": "\(workerID)"])
@@ -26,6 +30,11 @@ struct ServiceObserver: DaemonObserver {
 
     func passFinished(_ summary: PassSummary, claimed: Int) {
         logger.info("\(summary.line)")
+        if let notice = summary.allFailedNotice {
+            if outageReported.set() { logger.warning("\(notice)") }
+        } else if summary.failedCount < summary.outcomes.count {
+            outageReported.clear()
+        }
         var dropped: [String: Int] = [:]
         for outcome in summary.outcomes {
             metrics.recordFetch(outcome: Self.fetchOutcome(outcome), duration: outcome.fetchDuration, bytes: outcome.bytes)
@@ -65,4 +74,14 @@ struct ServiceObserver: DaemonObserver {
         case .failed: return outcome.blocked ? .blocked : .failed
         }
     }
+}
+
+/// A flag shared by the copies of the (value-type) observer.
+final class OutageLatch: Sendable {
+    private let state = Mutex(false)
+
+    /// Sets the flag; true when it was not set before.
+    func set() -> Bool { state.withLock { wasSet in defer { wasSet = true }; return !wasSet } }
+
+    func clear() { state.withLock { $0 = false } }
 }
