@@ -14,7 +14,9 @@ public struct ConnectionString: Sendable, Equatable {
     /// Everything that must not be printed, raw and decoded, longest first.
     let secrets: [String]
     private let scheme: String
+    /// User info (URI) or any other option (conninfo) was given and is not shown.
     private let hasHiddenParts: Bool
+    private let hasHiddenQuery: Bool
 
     public init(parsing raw: String) throws(ConnectionStringError) {
         if let scheme = Self.uriSchemes.first(where: { raw.hasPrefix($0) }) {
@@ -24,7 +26,8 @@ public struct ConnectionString: Sendable, Equatable {
             hosts = uri.hosts
             ports = uri.ports
             database = uri.database
-            hasHiddenParts = uri.userinfo != nil || uri.query != nil
+            hasHiddenParts = uri.userinfo != nil
+            hasHiddenQuery = uri.query != nil
             secrets = Self.ordered([raw] + uri.secrets)
         } else if raw.lowercased().hasPrefix("postgres"), raw.contains("://") {
             throw ConnectionStringError("must start with postgresql:// or postgres:// in lower case (libpq's spelling)")
@@ -49,6 +52,7 @@ public struct ConnectionString: Sendable, Equatable {
             self.ports = ports
             self.database = database
             hasHiddenParts = pairs.count > hosts.count + ports.count + (database == nil ? 0 : 1)
+            hasHiddenQuery = false
             secrets = Self.ordered(hidden)
         }
     }
@@ -60,7 +64,7 @@ public struct ConnectionString: Sendable, Equatable {
             var text = scheme + (hasHiddenParts ? "***@" : "")
             text += zip(hosts, ports).map { host, port in port.isEmpty ? host : host + ":" + port }.joined(separator: ",")
             if let database { text += "/" + database }
-            return text + (hasHiddenParts ? "?***" : "")
+            return text + (hasHiddenQuery ? "?***" : "")
         }
         var parts = hosts.map { "host=" + $0 } + ports.map { "port=" + $0 }
         if let database { parts.append("dbname=" + database) }
@@ -68,13 +72,16 @@ public struct ConnectionString: Sendable, Equatable {
         return parts.joined(separator: " ")
     }
 
-    /// `text` with every secret replaced by `***`. libpq quotes the values it names ("user \"u\""),
-    /// so a short secret is replaced only where quoted; a longer one wherever it occurs.
-    public func scrub(_ text: String) -> String {
+    /// `text` with every secret replaced by `***`. libpq and the server quote the values they name
+    /// ("user \"u\""), so a short secret, or any secret with `quotedOnly` (server messages about
+    /// tables and data), is replaced only where quoted; a longer one wherever it occurs.
+    public func scrub(_ text: String, quotedOnly: Bool = false) -> String {
         var result = text
         for secret in secrets where result.contains(secret) {
             result = result.replacingOccurrences(of: "\"" + secret + "\"", with: "\"***\"")
-            if secret.count >= Self.bareSecretMinimum { result = result.replacingOccurrences(of: secret, with: "***") }
+            if !quotedOnly && secret.count >= Self.bareSecretMinimum {
+                result = result.replacingOccurrences(of: secret, with: "***")
+            }
         }
         return result
     }
