@@ -62,6 +62,7 @@ struct StatusMode {
     static func relative(_ date: Date, now: Date) -> String {
         let seconds = Int(date.timeIntervalSince(now).rounded())
         let magnitude = abs(seconds)
+        if magnitude == 0 { return "now" }
         let amount = switch magnitude {
         case ..<60: "\(magnitude)s"
         case ..<3600: "\(magnitude / 60)m"
