@@ -43,6 +43,16 @@ struct ConnectionLoop {
 
     private var clients: [Client] = []
 
+    init(listenFD: Int32, wakeFD: Int32, requestTimeout: Duration, maxConnections: Int,
+         respond: @escaping (MiniHTTP.RequestHead?) -> MiniHTTP.Response, evicted: @escaping () -> Void) {
+        self.listenFD = listenFD
+        self.wakeFD = wakeFD
+        self.requestTimeout = requestTimeout
+        self.maxConnections = maxConnections
+        self.respond = respond
+        self.evicted = evicted
+    }
+
     /// Runs until the wake descriptor becomes readable; closes every connection before returning.
     mutating func run() {
         defer { for client in clients { close(client.fd) } }
