@@ -8,16 +8,7 @@ struct OnceLeaseTests {
     @Test func onceSkipsSourcesLeasedByAnotherProcessAndReleasesItsOwn() async throws {
         let server = try OncePassTests.feedServer(now: Date())
         defer { server.stop() }
-        try await TestDatabase.with { database in
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lease-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let config = folder.appendingPathComponent("feeds.yaml").path
-            try ServiceProcessTests.config(server: server, feeds: 8...10, pathOffset: 0)
-                .write(toFile: config, atomically: true, encoding: .utf8)
-            let env = ["DATABASE_URL": database.url]
-            #expect(try await CommandLineTests.run(["--migrate", "--config", config], environment: env).status == 0)
-
+        try await withMigratedConfig(server: server, feeds: 8...10) { database, config, env in
             // svc-8: a live service's lease; svc-9: the lease of a service that died long ago.
             let admin = try await database.connect(serviceRole: false)
             try await admin.query("""

@@ -8,16 +8,7 @@ struct StatusModeTests {
     @Test func statusListsSourcesWorstFirstAsTableAndJSON() async throws {
         let server = try OncePassTests.feedServer(now: Date())
         defer { server.stop() }
-        try await TestDatabase.with { database in
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("status-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let config = folder.appendingPathComponent("feeds.yaml").path
-            // Feed 7 answers 500.
-            try ServiceProcessTests.config(server: server, feeds: 6...8, pathOffset: 0)
-                .write(toFile: config, atomically: true, encoding: .utf8)
-            let env = ["DATABASE_URL": database.url]
-            #expect(try await CommandLineTests.run(["--migrate", "--config", config], environment: env).status == 0)
+        try await withMigratedConfig(server: server, feeds: 6...8) { database, config, env in
             let once = try await CommandLineTests.run(["--once", "--config", config, "--allow-networks", "127.0.0.1/32"],
                                                       environment: env)
             #expect(once.status == 3, "\(once.stderr)")
