@@ -43,8 +43,8 @@ struct DatabaseURLSecretTests {
     @Test func serviceRetriesWithoutPrintingTheSecret() async throws {
         let url = "postgresql://pulse_user:S3cr%40%21PW@127.0.0.1:1/pulse_db"
         let output = try await offThePool {
-            try Self.runService(environment: ["DATABASE_URL": url], untilLinesContaining: "connection attempt failed",
-                                count: 2)
+            try Self.runService(environment: ["DATABASE_URL": url, "PULSE_LOG_LEVEL": "info"],
+                                untilLinesContaining: "connection attempt failed", count: 2)
         }
         #expect(output.components(separatedBy: "connection attempt failed").count >= 3, "\(output)")
         #expect(!output.contains("S3cr") && !output.contains("pulse_user") && !output.contains("PW"), "leaked: \(output)")
@@ -68,7 +68,8 @@ struct DatabaseURLSecretTests {
         }
     }
 
-    /// Starts the service, reads its stderr until `marker` appeared `count` times, then stops it.
+    /// Starts the service, reads its stderr until `marker` appeared `count` times, then stops it
+    /// (after a minute regardless, so a service that never logs fails the test instead of hanging it).
     static func runService(environment extra: [String: String], untilLinesContaining marker: String,
                            count: Int) throws -> String {
         let process = Process()
@@ -81,6 +82,7 @@ struct DatabaseURLSecretTests {
         process.standardError = err
         process.standardOutput = err
         try process.run()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { if process.isRunning { process.terminate() } }
         var text = ""
         while text.components(separatedBy: marker).count <= count {
             let chunk = err.fileHandleForReading.availableData
