@@ -23,20 +23,39 @@ public struct SourceCounts: Sendable, Equatable {
     }
 }
 
+/// A due source that another process holds a live lease on (`--once` skips it).
+public struct LeaseHolder: Sendable, Equatable {
+    public var slug: String
+    public var owner: String
+    public var until: Date?
+
+    public init(slug: String, owner: String, until: Date?) {
+        self.slug = slug
+        self.owner = owner
+        self.until = until
+    }
+}
+
 /// Claims and leases: PostgreSQL is the only coordinator between daemons.
 extension ArticleStore {
+    /// How long a claim stays valid without renewal: the service's lease (`DaemonSettings.lease`).
+    public static let standardLease: Duration = .seconds(600)
+
     /// Claims up to `limit` due sources for `workerID`: active, circuit closed, due (its
     /// `next_due_at`, else last fetch + configured interval, has passed) and not leased by a live
     /// worker. FOR UPDATE SKIP LOCKED lets daemons claim side by side without waiting or
     /// double-claiming; the lease lets another daemon take over once a crashed one's lease expires.
-    public func claimDueSources(workerID: String, limit: Int, lease: Duration,
+    /// `slugs` narrows the claim (`--once --source`).
+    public func claimDueSources(workerID: String, limit: Int, lease: Duration, slugs: [String]? = nil,
                                 at now: Date = Date()) async throws -> [SourceRecord] {
-        try await connection.withReconnect(label: "claim sources") { db in
+        let filter: String? = slugs.map { PostgresArray.text($0) }
+        return try await connection.withReconnect(label: "claim sources") { db in
             try db.query("""
                 WITH due AS (
                     SELECT s.id FROM public.sources s
                     WHERE \(Self.dueCondition)
                       AND (s.lease_until IS NULL OR s.lease_until < $1::timestamptz)
+                      AND ($5::text[] IS NULL OR s.slug = ANY ($5::text[]))
                     ORDER BY coalesce(s.next_due_at, s.last_fetched_at, '-infinity'), s.slug
                     LIMIT $2
                     FOR UPDATE SKIP LOCKED
@@ -49,7 +68,7 @@ extension ArticleStore {
                 SELECT \(SourceRecord.selectColumns)
                 FROM claimed s LEFT JOIN public.categories c ON c.id = s.category_id
                 ORDER BY s.slug
-                """, [now, limit, workerID, lease.secondsValue], label: "claim sources").rows.map(SourceRecord.init(row:))
+                """, [now, limit, workerID, lease.secondsValue, filter], label: "claim sources").rows.map(SourceRecord.init(row:))
         }
     }
 
@@ -61,6 +80,37 @@ extension ArticleStore {
             try db.query("""
                 UPDATE public.sources SET claimed_by = NULL, lease_until = NULL WHERE claimed_by = $1
                 """, [workerID], label: "release leases").affectedRows
+        }
+    }
+
+    /// Due sources (optionally only `slugs`) that a worker other than `workerID` holds a live
+    /// lease on, by slug: what `--once` reports as skipped after its own claim.
+    public func leasedElsewhere(workerID: String, slugs: [String]? = nil,
+                                at now: Date = Date()) async throws -> [LeaseHolder] {
+        let filter: String? = slugs.map { PostgresArray.text($0) }
+        return try await connection.withReconnect(label: "leased elsewhere") { db in
+            try db.query("""
+                SELECT s.slug, s.claimed_by, s.lease_until FROM public.sources s
+                WHERE \(Self.dueCondition)
+                  AND s.lease_until >= $1::timestamptz AND s.claimed_by IS DISTINCT FROM $2
+                  AND ($3::text[] IS NULL OR s.slug = ANY ($3::text[]))
+                ORDER BY s.slug
+                """, [now, workerID, filter], label: "leased elsewhere").rows.map { row in
+                LeaseHolder(slug: row["slug"] ?? "", owner: row["claimed_by"] ?? "",
+                            until: row["lease_until"].flatMap(PostgresTimestamp.parse))
+            }
+        }
+    }
+
+    /// Extends every lease `workerID` holds to `now + lease` (a long `--once` pass keeps its
+    /// sources; a crashed one loses them one lease later). Returns how many were renewed.
+    @discardableResult
+    public func renewLeases(workerID: String, lease: Duration, at now: Date = Date()) async throws -> Int {
+        try await connection.withReconnect(label: "renew leases") { db in
+            try db.query("""
+                UPDATE public.sources SET lease_until = $2::timestamptz + make_interval(secs => $3::double precision)
+                WHERE claimed_by = $1
+                """, [workerID, now, lease.secondsValue], label: "renew leases").affectedRows
         }
     }
 

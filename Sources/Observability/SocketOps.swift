@@ -54,7 +54,10 @@ enum SocketOps {
             close(fd)
             throw .system(call: "bind \(address)", errno: code)
         }
-        guard listen(fd, 16) == 0 else {
+        // Non-blocking: the event loop accepts until EAGAIN. The backlog holds a burst of scrapers
+        // and health checks while the loop is busy.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        guard listen(fd, 128) == 0 else {
             let code = errno
             close(fd)
             throw .system(call: "listen", errno: code)
@@ -81,49 +84,6 @@ enum SocketOps {
         }
     }
 
-    static func setSendTimeout(_ fd: Int32, _ timeout: Duration) {
-        var tv = timeval(tv_sec: Int(timeout.components.seconds),
-                         tv_usec: .init(timeout.components.attoseconds / 1_000_000_000_000))
-        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-    }
-
-    enum HeadResult {
-        case head([UInt8])
-        case tooLarge
-        case timedOut
-        case closed
-    }
-
-    /// Reads until the blank line ending the request head, the size limit, EOF, or the deadline.
-    static func readHead(_ fd: Int32, deadline: ContinuousClock.Instant, limit: Int) -> HeadResult {
-        var buffer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 2048)
-        while true {
-            if let end = MiniHTTP.headEnd(in: buffer), end <= limit {
-                return .head(Array(buffer[..<end]))
-            }
-            if buffer.count > limit { return .tooLarge }
-            guard waitReadable(fd, until: deadline) else { return .timedOut }
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return .closed }
-            buffer.append(contentsOf: chunk[..<count])
-        }
-    }
-
-    static func waitReadable(_ fd: Int32, until deadline: ContinuousClock.Instant) -> Bool {
-        while true {
-            let remaining = deadline - ContinuousClock.now
-            guard remaining > .zero else { return false }
-            let millis = Int32(min(remaining.components.seconds * 1000
-                + remaining.components.attoseconds / 1_000_000_000_000_000 + 1, Int64(Int32.max)))
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pfd, 1, millis)
-            if ready > 0 { return true }
-            if ready < 0 && errno != EINTR { return false }
-        }
-    }
-
     static func sendAll(_ fd: Int32, _ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
@@ -132,20 +92,5 @@ enum SocketOps {
             if sent <= 0 { return }  // peer gone or SO_SNDTIMEO hit: nothing more to do.
             offset += sent
         }
-    }
-
-    /// Half-closes, then drains what the client still sends (briefly) so the kernel does not
-    /// answer unread bytes with a RST that could destroy the response in flight (e.g. after 431).
-    static func lingeringClose(_ fd: Int32) {
-        _ = shutdown(fd, Int32(SHUT_WR))
-        let deadline = ContinuousClock.now + .milliseconds(200)
-        var scratch = [UInt8](repeating: 0, count: 4096)
-        var drained = 0
-        while drained < 64 * 1024, waitReadable(fd, until: deadline) {
-            let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            drained += count
-        }
-        close(fd)
     }
 }

@@ -11,6 +11,9 @@ public actor PostgresConnection {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     public nonisolated let settings: ConnectionSettings
+    /// The checked connection string, nil when libpq must not see it (see `open`); also what
+    /// libpq's messages are scrubbed with.
+    private nonisolated let connectionString: Result<ConnectionString, ConnectionStringError>
     private let logger: Logger
     /// Only touched from the actor's own thread, and by `deinit` once no reference is left;
     /// `nonisolated(unsafe)` only so that plain deinit may finish it (see there).
@@ -22,6 +25,7 @@ public actor PostgresConnection {
 
     public init(settings: ConnectionSettings, logger: Logger) {
         self.settings = settings
+        self.connectionString = Result { () throws(ConnectionStringError) in try ConnectionString(parsing: settings.conninfo) }
         self.logger = logger
         self.executor = DedicatedThreadExecutor(name: "postgres")
     }
@@ -47,6 +51,10 @@ public actor PostgresConnection {
     /// One connection attempt plus session set-up (timeouts, role).
     public func open() throws {
         closeHandle()
+        // libpq's own parse errors quote the string (a password with a bad escape, a whole URI).
+        if case .failure(let problem) = connectionString {
+            throw PostgresError(kind: .client, statement: nil, message: "DATABASE_URL \(problem)")
+        }
         let keywords = ["dbname", "application_name", "client_encoding", "connect_timeout"]
         let values = [settings.conninfo, settings.applicationName, "UTF8", "10"]
         let connection = withCStringArray(keywords) { keys in
@@ -56,7 +64,7 @@ public actor PostgresConnection {
             throw PostgresError(kind: .connect, statement: nil, message: "out of memory")
         }
         guard PQstatus(connection) == CONNECTION_OK else {
-            let message = Self.errorText(connection)
+            let message = errorText(connection)
             PQfinish(connection)
             throw PostgresError(kind: .connect, statement: nil, message: message)
         }
@@ -77,6 +85,7 @@ public actor PostgresConnection {
                 if attempt > 1 { logger.info("reconnected to PostgreSQL", metadata: ["attempt": "\(attempt)"]) }
                 return
             } catch let error as PostgresError {
+                if error.kind == .client { throw error }  // a malformed connection string stays malformed
                 logger.error("PostgreSQL connection attempt failed", metadata: [
                     "attempt": "\(attempt)", "error": "\(error)",
                 ])
@@ -137,21 +146,21 @@ public actor PostgresConnection {
         }
         defer { PQclear(result) }
         guard let result else {
-            throw PostgresError(kind: .connectionLost, statement: label, message: Self.errorText(handle))
+            throw PostgresError(kind: .connectionLost, statement: label, message: errorText(handle))
         }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
             return QueryResult(result)
         default:
             if PQstatus(handle) != CONNECTION_OK {
-                throw PostgresError(kind: .connectionLost, statement: label, message: Self.errorText(handle))
+                throw PostgresError(kind: .connectionLost, statement: label, message: errorText(handle))
             }
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
             let detail = PQresultErrorField(result, Int32(UInt8(ascii: "D"))).map { String(cString: $0) }
-            var message = primary ?? Self.errorText(handle)
+            var message = primary ?? errorText(handle)
             if let detail { message += " (\(detail))" }
-            throw PostgresError(kind: .server, statement: label, sqlState: state, message: message)
+            throw PostgresError(kind: .server, statement: label, sqlState: state, message: scrub(message, quotedOnly: true))
         }
     }
 
@@ -166,12 +175,12 @@ public actor PostgresConnection {
         let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
             if result == nil || PQstatus(handle) != CONNECTION_OK {
-                throw PostgresError(kind: .connectionLost, statement: label, message: Self.errorText(handle))
+                throw PostgresError(kind: .connectionLost, statement: label, message: errorText(handle))
             }
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
             throw PostgresError(kind: .server, statement: label, sqlState: state,
-                                message: primary ?? Self.errorText(handle))
+                                message: scrub(primary ?? errorText(handle), quotedOnly: true))
         }
     }
 
@@ -220,10 +229,20 @@ public actor PostgresConnection {
 
     // MARK: - Helpers
 
-    static func errorText(_ handle: OpaquePointer?) -> String {
+    /// libpq's message with every part of the connection string but host, port and database scrubbed.
+    nonisolated func errorText(_ handle: OpaquePointer?) -> String {
         guard let handle, let raw = PQerrorMessage(handle) else { return "unknown error" }
         let text = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.isEmpty ? "unknown error" : text.replacingOccurrences(of: "\n", with: "; ")
+        return text.isEmpty ? "unknown error" : scrub(text.replacingOccurrences(of: "\n", with: "; "))
+    }
+
+    /// Server messages can name the role ("role \"u\" does not exist"), so they are scrubbed too;
+    /// a string that failed its check is never passed on at all.
+    nonisolated func scrub(_ text: String, quotedOnly: Bool = false) -> String {
+        switch connectionString {
+        case .success(let parsed): parsed.scrub(text, quotedOnly: quotedOnly)
+        case .failure: text.replacingOccurrences(of: settings.conninfo, with: "***")
+        }
     }
 
     private func installNoticeSink(_ connection: OpaquePointer) {

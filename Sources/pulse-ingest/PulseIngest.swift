@@ -36,6 +36,12 @@ struct PulseIngest: AsyncParsableCommand {
     @Flag(name: .customLong("check-config"), help: "Validate the config, print a summary, then exit.")
     var checkConfig = false
 
+    @Flag(name: .customLong("status"), help: "Print every source's health from the database, worst first, then exit.")
+    var statusMode = false
+
+    @Flag(name: .customLong("json"), help: "With --status: one JSON array for scripts instead of the table.")
+    var json = false
+
     @Flag(name: .customLong("dump-feed"), help: ArgumentHelp(
         "Parse the feed documents given as arguments (paths or URLs) and print JSON; no database.",
         discussion: "Several inputs print one JSON object per line, in order."))
@@ -114,11 +120,12 @@ struct PulseIngest: AsyncParsableCommand {
     var metricsAddress: String?
 
     func validate() throws {
-        let modes = [once, backfill, prune, migrate, checkConfig, dumpFeed, dumpArticle].filter { $0 }.count
+        let modes = [once, backfill, prune, migrate, checkConfig, dumpFeed, dumpArticle, statusMode].filter { $0 }.count
         if modes > 1 {
-            throw ValidationError(
-                "choose one mode: --once, --backfill, --prune, --migrate, --check-config, --dump-feed or --dump-article")
+            throw ValidationError("choose one mode: --once, --backfill, --prune, --migrate, --check-config, --status, "
+                + "--dump-feed or --dump-article")
         }
+        if json && !statusMode { throw ValidationError("--json goes with --status") }
         if (dumpFeed || dumpArticle) && inputs.isEmpty && filesFrom == nil {
             throw ValidationError("which document? give a path or URL, or --files-from")
         }
@@ -140,7 +147,7 @@ struct PulseIngest: AsyncParsableCommand {
             else { throw ValidationError("--out-dir \(outputDirectory): not an existing folder") }
         }
         if dryRun && !prune { throw ValidationError("--dry-run goes with --prune") }
-        if metricsAddress != nil && (once || backfill || prune || migrate || checkConfig || dumpFeed || dumpArticle) {
+        if metricsAddress != nil && (once || backfill || prune || migrate || checkConfig || dumpFeed || dumpArticle || statusMode) {
             throw ValidationError("--metrics-address goes with the service mode (no mode flag)")
         }
         if let metricsAddress {
@@ -197,6 +204,8 @@ struct PulseIngest: AsyncParsableCommand {
             status = await OnceMode(context: context, slugs: sourceSlugs,
                                     fetcherConfiguration: context.configuration.fetcherConfiguration(
                                         userAgent: context.environment.userAgent, allowedNetworks: networks)).run()
+        } else if statusMode {
+            status = await StatusMode(context: context, json: json).run()
         } else if prune {
             status = await PruneMode(context: context, dryRun: dryRun).run()
         } else if backfill {

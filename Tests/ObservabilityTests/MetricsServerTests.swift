@@ -88,19 +88,8 @@ import Testing
 
 /// A raw HTTP exchange with 127.0.0.1: sends `request` as is and reads until the server closes.
 func exchange(port: UInt16, _ request: [UInt8], pauseAfterSend: Duration = .zero) throws -> String {
-    let fd = socket(AF_INET, SocketOps.streamType, 0)
-    try #require(fd >= 0)
+    let fd = try connectedSocket(port: port)
     defer { close(fd) }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var sin = sockaddr_in()
-    sin.sin_family = sa_family_t(AF_INET)
-    sin.sin_port = port.bigEndian
-    sin.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    let connected = withUnsafePointer(to: &sin) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
     SocketOps.sendAll(fd, request)
     var received: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)
@@ -110,6 +99,39 @@ func exchange(port: UInt16, _ request: [UInt8], pauseAfterSend: Duration = .zero
         received.append(contentsOf: chunk[..<count])
     }
     return String(decoding: received, as: UTF8.self)
+}
+
+/// A connected socket to 127.0.0.1 that sends nothing (an idle client).
+func connectedSocket(port: UInt16) throws -> Int32 {
+    let fd = socket(AF_INET, SocketOps.streamType, 0)
+    try #require(fd >= 0)
+    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var sin = sockaddr_in()
+    sin.sin_family = sa_family_t(AF_INET)
+    sin.sin_port = port.bigEndian
+    sin.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    let connected = withUnsafePointer(to: &sin) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        close(fd)
+        throw POSIXError(.init(rawValue: errno) ?? .EIO)
+    }
+    return fd
+}
+
+/// True when the server closed `fd` without answering (recv sees end of stream, within 10 s).
+func readsEndOfStream(_ fd: Int32) -> Bool {
+    var byte: UInt8 = 0
+    return recv(fd, &byte, 1, 0) == 0
+}
+
+/// Blocking socket work runs on a thread of its own, never on the cooperative pool.
+func onItsOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
 }
 
 func get(port: UInt16, _ path: String, method: String = "GET") throws -> String {
@@ -130,8 +152,8 @@ func body(_ response: String) -> String {
         let value = Mutex(Readiness.notReady("database: not connected"))
     }
 
-    func withServer(requestTimeout: Duration = .seconds(2),
-                    _ body: (MetricsServer, UInt16, ReadyFlag, PulseMetrics) throws -> Void) throws {
+    func withServer<T>(requestTimeout: Duration = .seconds(2),
+                       _ body: (MetricsServer, UInt16, ReadyFlag, PulseMetrics) throws -> T) throws -> T {
         let metrics = populatedMetrics()
         let flag = ReadyFlag()
         let server = MetricsServer(address: try MetricsAddress(parsing: "127.0.0.1:0"), requestTimeout: requestTimeout,
@@ -140,7 +162,7 @@ func body(_ response: String) -> String {
         defer { server.stop() }
         let port = try #require(server.boundPort)
         #expect(port != 0)
-        try body(server, port, flag, metrics)
+        return try body(server, port, flag, metrics)
     }
 
     @Test func servesMetricsHealthAndReadiness() throws {
@@ -198,6 +220,39 @@ func body(_ response: String) -> String {
             let partial = try exchange(port: port, Array("GET /metrics HTTP/1.1\r\nHost: x\r\n".utf8))
             #expect(statusLine(partial) == "HTTP/1.1 408 Request Timeout")
             #expect(statusLine(try get(port: port, "/healthz")) == "HTTP/1.1 200 OK")
+        }
+    }
+
+    /// Idle connections (connected, never sending) used to hold the single-connection server for
+    /// its whole read timeout each; now every connection is watched at once.
+    @Test(.timeLimit(.minutes(1)))
+    func healthAnswersWhileFortyConnectionsSitIdle() async throws {
+        let answer = try await onItsOwnThread {
+            try withServer(requestTimeout: .seconds(30)) { server, port, _, _ in
+                let idle = try (0..<40).map { _ in try connectedSocket(port: port) }
+                defer { idle.forEach { close($0) } }
+                let health = try get(port: port, "/healthz")
+                #expect(server.evictedConnections == 0)
+                return health
+            }
+        }
+        #expect(statusLine(answer) == "HTTP/1.1 200 OK" && body(answer) == "ok\n")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func fullServerEvictsTheOldestIdleConnection() async throws {
+        try await onItsOwnThread {
+            let server = MetricsServer(address: try MetricsAddress(parsing: "127.0.0.1:0"), requestTimeout: .seconds(30),
+                                       maxConnections: 4, exposition: { "" }, readiness: { .ready })
+            try server.start()
+            defer { server.stop() }
+            let port = try #require(server.boundPort)
+            let idle = try (0..<10).map { _ in try connectedSocket(port: port) }
+            defer { idle.forEach { close($0) } }
+            #expect(statusLine(try get(port: port, "/healthz")) == "HTTP/1.1 200 OK")
+            // 10 idle + 1 request through 4 slots: at least 7 were closed to make room, oldest first.
+            #expect(server.evictedConnections >= 7)
+            #expect(readsEndOfStream(idle[0]))
         }
     }
 

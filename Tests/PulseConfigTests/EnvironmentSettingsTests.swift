@@ -30,7 +30,7 @@ struct EnvironmentSettingsTests {
         ])
         #expect(try settings.requireDatabaseURL() == "postgresql://writer@db.internal:5432/pulse?sslmode=require")
         #expect(settings.database?.isURI == true)
-        #expect(settings.redactedDatabaseURL == "postgresql://writer@db.internal:5432/pulse?sslmode=require")
+        #expect(settings.redactedDatabaseURL == "postgresql://***@db.internal:5432/pulse?***")
         #expect(settings.userAgent == "custom/1.0")
         #expect(settings.effectiveUserAgent(FetchSettings()) == "custom/1.0")
         #expect(settings.statementTimeoutMilliseconds == 15_000)
@@ -83,13 +83,14 @@ struct EnvironmentSettingsTests {
     }
 
     @Test(arguments: [
-        ("postgres://u:secret@h/db", "postgres://u:***@h/db"),
-        ("postgresql://u:secret@h:5432/db?sslmode=require", "postgresql://u:***@h:5432/db?sslmode=require"),
-        ("postgres://u@h/db?password=secret&sslmode=verify-full", "postgres://u@h/db?password=***&sslmode=verify-full"),
-        ("postgres://u:se@cr/et@h/db", "postgres://u:***@h/db"),
-        ("password=secret host=h dbname=db", "password=*** host=h dbname=db"),
-        ("host=h user=u password = 'sec ret\\' secret' dbname=db", "host=h user=u password=*** dbname=db"),
-        ("host=h sslpassword=secret", "host=h sslpassword=***"),
+        ("postgres://u:secret@h/db", "postgres://***@h/db"),
+        ("postgresql://u:secret@h:5432/db?sslmode=require", "postgresql://***@h:5432/db?***"),
+        ("postgres://u@h/db?password=secret&sslmode=verify-full", "postgres://***@h/db?***"),
+        ("postgres://u:se%40cr%2Fet@h/db", "postgres://***@h/db"),
+        ("postgresql://u:secret@[::1]:5432,h2:5433/db", "postgresql://***@[::1]:5432,h2:5433/db"),
+        ("password=secret host=h dbname=db", "host=h dbname=db ***"),
+        ("host=h user=u password = 'sec ret\\' secret' dbname=db", "host=h dbname=db ***"),
+        ("host=h sslpassword=secret", "host=h ***"),
     ])
     func passwordsAreRedactedEverywhere(raw: String, redacted: String) throws {
         let settings = try EnvironmentSettings(environment: ["DATABASE_URL": raw])
@@ -98,7 +99,7 @@ struct EnvironmentSettingsTests {
         #expect(settings.database?.connectionString == raw)
         for text in renderings(settings) {
             #expect(!text.contains("secret"), "leaked in: \(text)")
-            #expect(!text.contains("cr/et"), "leaked in: \(text)")
+            #expect(!text.contains("cr/et") && !text.contains("cr%2Fet") && !text.contains("u:"), "leaked in: \(text)")
         }
         #expect(settings.description.contains("DATABASE_URL=\(redacted)"))
     }
@@ -107,5 +108,24 @@ struct EnvironmentSettingsTests {
         #expect(throws: EnvironmentError.self) {
             try EnvironmentSettings(environment: ["DATABASE_URL": "host=h password='unterminated"])
         }
+    }
+
+    /// Each is a string libpq would refuse with a message quoting the password or the whole URI.
+    @Test(arguments: [
+        ("postgresql://u:S3cr%zzPW@h/db", "invalid percent escape in the password"),
+        ("postgresql://u:S3cr%00PW@h/db", "%00 in the password"),
+        ("postgresql://u:S3cr@PW@h/db", "percent-encode '@'"),
+        ("postgresql://u:S3crPW@[::1/db", "without its closing ']'"),
+        ("postgresql://u:S3crPW@h:54x/db", "port that is not a number"),
+        ("postgresql://u:S3crPW@[::1]x/db", "unexpected character after a host"),
+        ("postgresql://u:S3crPW@h/db?sslmode", "exactly one key=value"),
+        ("POSTGRESQL://u:S3crPW@h/db", "in lower case"),
+    ])
+    func malformedURIsAreRefusedWithoutTheirText(raw: String, reason: String) {
+        let error = #expect(throws: EnvironmentError.self) { try EnvironmentSettings(environment: ["DATABASE_URL": raw]) }
+        let text = error?.description ?? ""
+        #expect(text.hasPrefix("DATABASE_URL "))
+        #expect(text.contains(reason), "\(text)")
+        #expect(!text.contains("S3cr") && !text.contains("PW"), "leaked in: \(text)")
     }
 }

@@ -1,11 +1,15 @@
 import ArticleStore
 import FeedParser
+import Foundation
 import HTTPFetcher
 import Ingestion
 import Postgres
 import PulseConfig
 
 /// `--once [--source SLUG ...]`: one pass over the due active sources with a closed circuit.
+/// It claims them with the service's lease (so a running service and `--once` never fetch the same
+/// source at once), prints a SKIP line for each due source another process holds, renews its
+/// leases while the pass runs and releases them when it ends.
 struct OnceMode {
     let context: RunContext
     let slugs: [String]
@@ -33,7 +37,19 @@ struct OnceMode {
                 context.fail("unknown source slug '\(slug)' (not in the database: run --migrate to sync \(context.configPath))")
                 return ExitStatus.usage
             }
-            let sources = try await store.dueSources(slugs: slugs.isEmpty ? nil : slugs)
+            let workerID = "\(ProcessInfo.processInfo.hostName):\(getpid()):once"
+            let lease = ArticleStore.standardLease
+            let sources = try await store.claimDueSources(workerID: workerID, limit: Int(Int32.max), lease: lease,
+                                                          slugs: slugs.isEmpty ? nil : slugs)
+            for holder in try await store.leasedElsewhere(workerID: workerID, slugs: slugs.isEmpty ? nil : slugs) {
+                print(Self.skipLine(holder))
+            }
+            let renewal = Task {
+                while true {
+                    do { try await Task.sleep(for: lease / 3) } catch { return }
+                    _ = try? await store.renewLeases(workerID: workerID, lease: lease)
+                }
+            }
             var pass = IngestPass(store: store, fetcher: fetcher, parserOptions: context.configuration.parserOptions,
                                   retentionDays: context.configuration.retention.articlesDays,
                                   concurrency: context.configuration.fetch.maxConcurrentFetches, logger: context.logger)
@@ -42,9 +58,18 @@ struct OnceMode {
             if context.configuration.enrichment.enabled {
                 pass.enricher = context.configuration.enricher(fetcher: fetcher, logger: context.logger)
             }
-            let summary = try await pass.run(sources: sources, stop: trap.stop) { outcome in
-                print(outcome.line)
+            var summary = PassSummary()
+            var passError: (any Error)?
+            do {
+                summary = try await pass.run(sources: sources, stop: trap.stop) { print($0.line) }
+            } catch {
+                passError = error
             }
+            renewal.cancel()
+            await renewal.value
+            // Given back after a failed pass too; if even that fails, they expire with the lease.
+            _ = try? await store.releaseLeases(workerID: workerID)
+            if let passError { throw passError }
             print(summary.line)
             if let notice = summary.allFailedNotice { print(notice) }
             await connection.close()
@@ -55,5 +80,12 @@ struct OnceMode {
             context.fail("\(error)")
             return ExitStatus.unavailable
         }
+    }
+
+    /// `SKIP  slug: leased by host:pid until 2026-01-01T12:00:00Z`, in the column layout of the
+    /// OK/FAIL lines.
+    static func skipLine(_ holder: LeaseHolder) -> String {
+        let until = holder.until.map { " until " + $0.formatted(.iso8601) } ?? ""
+        return "SKIP  \(holder.slug): leased by \(holder.owner)\(until)"
     }
 }
