@@ -60,7 +60,9 @@ let package = Package(
         ]),
 
         // HTML with gumbo: charset detection, limits, a flat node tree freed right after parsing.
-        .target(name: "HTMLDocument", dependencies: ["CGumbo"]),
+        .target(name: "HTMLDocument", dependencies: ["CGumbo", "CGumboGuard"]),
+        // gumbo run with counted allocations: abandoned past its memory or CPU budget.
+        .target(name: "CGumboGuard", dependencies: ["CGumbo"]),
         // og:image and page metadata from the head, JSON-LD included.
         .target(name: "OpenGraph", dependencies: ["HTMLDocument"]),
         // Mozilla Readability's algorithm on the gumbo tree, plus measured improvements.

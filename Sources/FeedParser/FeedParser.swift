@@ -40,6 +40,7 @@ public enum FeedParser {
     static func parseUTF8(_ utf8: UnsafeBufferPointer<UInt8>, baseURL: String?,
                           options: FeedParserOptions) throws(FeedParseError) -> FeedDocument {
         guard utf8.count > 0 else { throw .empty }
+        if let refusal = MarkupLimits.refusal(utf8, field: "the document") { throw refusal }
         let budget = CPUBudget(seconds: options.cpuBudgetSeconds)
         let hasXMLBase = contains(utf8, "xml:base")
         let url = baseURL.flatMap(LinkSafety.check)
@@ -66,6 +67,7 @@ public enum FeedParser {
             default: throw error
             }
         }
+        if budget.exceeded() { throw .cpuBudgetExceeded }
 
         // Recovery pass.
         do throws(FeedParseError) {
@@ -74,7 +76,7 @@ public enum FeedParser {
             }
         } catch {
             switch error {
-            case .cpuBudgetExceeded, .depthLimitExceeded, .notAFeed: throw error
+            case .cpuBudgetExceeded, .depthLimitExceeded, .notAFeed, .markupTooComplex: throw error
             default: break
             }
         }
