@@ -113,10 +113,13 @@ public struct Enricher: Sendable {
         do {
             let response = try await fetcher.fetch(FetchRequest(url: target.url, kind: .page,
                                                                  maxBodyBytes: settings.pageBodyLimit))
-            let analysis = try PageAnalysis.analyze(
-                page: response.body, contentType: response.contentType, pageURL: response.finalURL,
-                title: target.title, summary: target.summary, configuredLanguage: target.configuredLanguage,
-                detectLanguage: target.detectLanguage, maxTextLength: settings.maxContentLength)
+            let maxTextLength = settings.maxContentLength
+            let analysis = try await OffPool.run {
+                try PageAnalysis.analyze(
+                    page: response.body, contentType: response.contentType, pageURL: response.finalURL,
+                    title: target.title, summary: target.summary, configuredLanguage: target.configuredLanguage,
+                    detectLanguage: target.detectLanguage, maxTextLength: maxTextLength)
+            }
             if target.wants.contains(.image) {
                 result.update.imageURL = analysis.imageURL.flatMap(ArticleRowBuilder.storedURL)
                 if result.update.imageURL == nil { result.failed.insert(.image) }

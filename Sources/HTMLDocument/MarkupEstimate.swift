@@ -48,6 +48,9 @@ enum MarkupEstimate {
         var poppable = 0
         var offStack = 0
         var reopened = 0
+        // An end tag with no open element of its name is ignored by the parser: it must not
+        // lower the depth (`<div></i>` repeated nests as deep as `<div>` alone).
+        var openByName: [String: Int] = [:]
         let depthRefusal = limits.maxDepth * 4
         while let tag = scanner.nextTag() {
             if tag.attributeCount > limits.maxAttributesPerElement {
@@ -89,11 +92,17 @@ enum MarkupEstimate {
             if flatTags.contains(tag.name) {
                 if !tag.isEnd { elements += 1 }
             } else if tag.isEnd {
-                depth = max(0, depth - 1)
+                if let open = openByName[tag.name], open > 0 {
+                    openByName[tag.name] = open - 1
+                    depth = max(0, depth - 1)
+                }
             } else {
                 elements += 1
                 // HTML ignores "/>" on its own elements; only foreign (SVG/MathML) leaves close themselves.
-                if !(tag.selfClosing && (foreignLeaves.contains(tag.name) || tag.name.contains(":"))) { depth += 1 }
+                if !(tag.selfClosing && (foreignLeaves.contains(tag.name) || tag.name.contains(":"))) {
+                    depth += 1
+                    openByName[tag.name, default: 0] += 1
+                }
                 if depth > depthRefusal { throw HTMLDocumentError.nestingTooDeep(limit: limits.maxDepth) }
             }
             if elements > limits.maxElements { throw HTMLDocumentError.tooManyElements(limit: limits.maxElements) }

@@ -118,8 +118,10 @@ public struct IngestPass: Sendable {
                 var options = parserOptions
                 options.maxContentLength = min(options.maxContentLength, source.maxContentLength ?? .max)
                 let parseStarted = clock.now
-                let document = try FeedParser.parse(response.body, contentType: response.contentType,
-                                                    baseURL: response.finalURL, options: options)
+                let document = try await OffPool.run { [options] in
+                    try FeedParser.parse(response.body, contentType: response.contentType,
+                                         baseURL: response.finalURL, options: options)
+                }
                 outcome.parseDuration = clock.now - parseStarted
                 let mapped = EntryMapping(now: now, retentionDays: retentionDays, configuredLanguage: source.language,
                                           detectLanguage: !languageDetectionOff.contains(source.slug))
