@@ -110,6 +110,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // `make fuzz`: mutates Tests/Fuzz/Corpus through the feed parser and the page analyser.
+        .executableTarget(name: "pulse-fuzz", dependencies: ["FeedParser", "Enrichment"]),
+
         .testTarget(name: "AddressPolicyTests", dependencies: ["AddressPolicy"]),
         .testTarget(name: "HTTPFetcherTests", dependencies: ["HTTPFetcher", "AddressPolicy", "CCurl", "LoopbackHTTPServer"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
