@@ -10,6 +10,9 @@ public enum HTMLDocumentError: Error, Sendable, Equatable, CustomStringConvertib
     case parserMemoryExceeded(limitBytes: Int)
     case parserCPUExceeded(seconds: Double)
 
+    /// The page was refused for its size or shape (a hostile or absurd page), not a parser fault.
+    public var isRefusal: Bool { self != .parserFailed }
+
     public var description: String {
         switch self {
         case let .tooLarge(bytes, limit):

@@ -33,9 +33,8 @@ let tokens: [[UInt8]] = [
     "<description>", "<![CDATA[<p>", "<meta property=og:image content=http://x/i.jpg>", "\u{0}", "\u{FEFF}",
 ].map { Array($0.utf8) }
 
-var rng = SystemRandomNumberGenerator()
-
 func mutate(_ input: [UInt8]) -> [UInt8] {
+    var rng = SystemRandomNumberGenerator()
     var bytes = input
     for _ in 0..<Int.random(in: 1...6, using: &rng) {
         let at = bytes.isEmpty ? 0 : Int.random(in: 0...bytes.count, using: &rng)
@@ -62,15 +61,16 @@ func mutate(_ input: [UInt8]) -> [UInt8] {
 }
 
 func cpuSeconds() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
-    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+    var now = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
 let currentURL = findingsURL.appendingPathComponent("current")
 let deadline = Date().addingTimeInterval(seconds)
 var runs = 0
 var slow = 0
+var rng = SystemRandomNumberGenerator()
 while Date() < deadline {
     let seed = seeds.randomElement(using: &rng)!
     let input = mutate(seed.bytes)

@@ -90,6 +90,8 @@ struct HostileIsolationTests {
                 return
             }
             #expect(reason.contains("markup too complex") && reason.contains("512 attributes"), "\(reason)")
+            #expect(flood.parseRefusals["feed"] == 1)
+            #expect(bySlug["hostile-page"]?.parseRefusals["page"] == 1, "the re-opening page is refused and counted")
             for slug in ordinary + ["hostile-page"] {
                 let outcome = try #require(bySlug[slug], "\(slug) has no outcome")
                 #expect(!outcome.failed && outcome.inserted == 2, "\(outcome.line)")
