@@ -66,14 +66,9 @@ struct EnrichedPassTests {
             definition.feedURL = "\(base)/feed.xml"
             let (store, _) = try await Seed.store(database, sources: [definition])
 
-            var configuration = FetcherConfiguration()
-            configuration.allowLoopbackForTesting = true
-            configuration.resolveForTesting = ["news.pulse-test.example:\(server.port):127.0.0.1"]
-            configuration.perHostRequestsPerSecond = 0
-            let fetcher = HTTPFetcher(configuration: configuration)
+            let fetcher = Self.newsFetcher(port: server.port)
             defer { fetcher.shutdown() }
-            var pass = IngestPass(store: store, fetcher: fetcher, logger: TestDatabase.logger)
-            pass.enricher = Enricher(fetcher: fetcher, logger: TestDatabase.logger)
+            let pass = Self.enrichingPass(store: store, fetcher: fetcher)
 
             let first = try await pass.run(sources: try await store.dueSources())
             let outcome = try #require(first.outcomes.first)
@@ -106,6 +101,24 @@ struct EnrichedPassTests {
             #expect(pageHits.withLock { $0 } == 3)
             await store.connection.close()
         }
+    }
+}
+
+extension EnrichedPassTests {
+    /// A fetcher that reaches the loopback server under a public-looking name (article links
+    /// must look public to pass the feed parser), with no per-host politeness delay.
+    static func newsFetcher(port: Int) -> HTTPFetcher {
+        var configuration = FetcherConfiguration()
+        configuration.allowLoopbackForTesting = true
+        configuration.resolveForTesting = ["news.pulse-test.example:\(port):127.0.0.1"]
+        configuration.perHostRequestsPerSecond = 0
+        return HTTPFetcher(configuration: configuration)
+    }
+
+    static func enrichingPass(store: ArticleStore, fetcher: HTTPFetcher) -> IngestPass {
+        var pass = IngestPass(store: store, fetcher: fetcher, logger: TestDatabase.logger)
+        pass.enricher = Enricher(fetcher: fetcher, logger: TestDatabase.logger)
+        return pass
     }
 }
 

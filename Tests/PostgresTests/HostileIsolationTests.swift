@@ -73,14 +73,9 @@ struct HostileIsolationTests {
                 return definition
             }
             let (store, _) = try await Seed.store(database, sources: definitions)
-            var configuration = FetcherConfiguration()
-            configuration.allowLoopbackForTesting = true
-            configuration.resolveForTesting = ["news.pulse-test.example:\(server.port):127.0.0.1"]
-            configuration.perHostRequestsPerSecond = 0
-            let fetcher = HTTPFetcher(configuration: configuration)
+            let fetcher = EnrichedPassTests.newsFetcher(port: server.port)
             defer { fetcher.shutdown() }
-            var pass = IngestPass(store: store, fetcher: fetcher, logger: TestDatabase.logger)
-            pass.enricher = Enricher(fetcher: fetcher, logger: TestDatabase.logger)
+            let pass = EnrichedPassTests.enrichingPass(store: store, fetcher: fetcher)
 
             let summary = try await pass.run(sources: try await store.dueSources())
             let bySlug = Dictionary(uniqueKeysWithValues: summary.outcomes.map { ($0.slug, $0) })
