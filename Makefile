@@ -7,7 +7,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 # With no DATABASE_URL, `run` and `test` use a private PostgreSQL cluster under .pgdata/.
 PG := bash .ci/local-postgres
 
-.PHONY: all deps build release run test test-unit bench bench-feeds bench-articles bench-daemon bench-language demo db-start db-stop db-url clean install check-units
+.PHONY: all deps build release run test test-unit bench bench-feeds bench-articles bench-daemon bench-language demo fuzz db-start db-stop db-url clean install check-units
 
 all: build
 
@@ -60,6 +60,13 @@ demo: release
 # Unit tests only (no PostgreSQL needed).
 test-unit:
 	$(SWIFT) test --skip PostgresTests
+
+# Mutation fuzzing of the feed parser and the page analyser from Tests/Fuzz/Corpus for a fixed time;
+# crashing (findings/current) and slow (slow-*) inputs are kept under .build/fuzz-findings.
+FUZZ_SECONDS ?= 60
+fuzz:
+	$(SWIFT) build -c release --product pulse-fuzz
+	.build/release/pulse-fuzz $(FUZZ_SECONDS) Tests/Fuzz/Corpus .build/fuzz-findings
 
 db-start:
 	@$(PG) start && echo "PostgreSQL running: DATABASE_URL=$$($(PG) url)"

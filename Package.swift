@@ -63,7 +63,9 @@ let package = Package(
         ]),
 
         // HTML with gumbo: charset detection, limits, a flat node tree freed right after parsing.
-        .target(name: "HTMLDocument", dependencies: ["CGumbo", "WebText"]),
+        .target(name: "HTMLDocument", dependencies: ["CGumbo", "CGumboGuard", "WebText"]),
+        // gumbo run with counted allocations: abandoned past its memory or CPU budget.
+        .target(name: "CGumboGuard", dependencies: ["CGumbo"]),
         // og:image and page metadata from the head, JSON-LD included.
         .target(name: "OpenGraph", dependencies: ["HTMLDocument", "CanonicalURL", "WebText"]),
         // Mozilla Readability's algorithm on the gumbo tree, plus measured improvements.
@@ -114,6 +116,8 @@ let package = Package(
 
         // `make bench-language`: old and new language rules side by side on labelled texts.
         .executableTarget(name: "language-bench", dependencies: ["LanguageTagger"], path: "Sources/LanguageBench"),
+        // `make fuzz`: mutates Tests/Fuzz/Corpus through the feed parser and the page analyser.
+        .executableTarget(name: "pulse-fuzz", dependencies: ["FeedParser", "Enrichment"]),
 
         .testTarget(name: "AddressPolicyTests", dependencies: ["AddressPolicy"]),
         .testTarget(name: "HTTPFetcherTests", dependencies: ["HTTPFetcher", "AddressPolicy", "CCurl", "LoopbackHTTPServer"]),

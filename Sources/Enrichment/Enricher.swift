@@ -1,5 +1,6 @@
 import ArticleStore
 import Foundation
+import HTMLDocument
 import HTTPFetcher
 import LanguageTagger
 import Logging
@@ -39,6 +40,8 @@ public struct EnrichmentResult: Sendable, Equatable {
     public var error: String?
     /// Detected reliably and different from the source's configured language.
     public var languageDisagrees = false
+    /// The page was refused by the parse limits (size, shape or budget): counted in metrics.
+    public var refused = false
     /// Wall time of this article's page fetch and analysis (the enrich-duration histogram).
     public var duration: Duration = .zero
 }
@@ -113,10 +116,13 @@ public struct Enricher: Sendable {
         do {
             let response = try await fetcher.fetch(FetchRequest(url: target.url, kind: .page,
                                                                  maxBodyBytes: settings.pageBodyLimit))
-            let analysis = try PageAnalysis.analyze(
-                page: response.body, contentType: response.contentType, pageURL: response.finalURL,
-                title: target.title, summary: target.summary, configuredLanguage: target.configuredLanguage,
-                detectLanguage: target.detectLanguage, maxTextLength: settings.maxContentLength)
+            let maxTextLength = settings.maxContentLength
+            let analysis = try await OffPool.run {
+                try PageAnalysis.analyze(
+                    page: response.body, contentType: response.contentType, pageURL: response.finalURL,
+                    title: target.title, summary: target.summary, configuredLanguage: target.configuredLanguage,
+                    detectLanguage: target.detectLanguage, maxTextLength: maxTextLength)
+            }
             if target.wants.contains(.image) {
                 result.update.imageURL = analysis.imageURL.flatMap(ArticleRowBuilder.storedURL)
                 if result.update.imageURL == nil { result.failed.insert(.image) }
@@ -137,6 +143,7 @@ public struct Enricher: Sendable {
             }
         } catch {
             result.error = "\(error)"
+            result.refused = (error as? HTMLDocumentError)?.isRefusal ?? false
             result.failed = target.wants
             if target.wants.contains(.language), let decision = Self.languageFromText(target), decision.source == .detected {
                 // The page failed, but the stored text may be enough to tell the language.

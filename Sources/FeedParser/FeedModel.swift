@@ -83,6 +83,8 @@ public enum FeedParseError: Error, Sendable, Equatable, CustomStringConvertible 
     case xml(line: Int, message: String)
     case cpuBudgetExceeded
     case depthLimitExceeded(Int)
+    /// Markup whose shape would cost the parser far more than its size (see MarkupLimits).
+    case markupTooComplex(String)
 
     public var description: String {
         switch self {
@@ -91,6 +93,7 @@ public enum FeedParseError: Error, Sendable, Equatable, CustomStringConvertible 
         case .xml(let line, let message): return "XML error at line \(line): \(message)"
         case .cpuBudgetExceeded: return "CPU budget exceeded"
         case .depthLimitExceeded(let limit): return "document nested deeper than \(limit) elements"
+        case .markupTooComplex(let reason): return "markup too complex: \(reason)"
         }
     }
 }

@@ -44,6 +44,7 @@ public enum FeedParser {
                           options: FeedParserOptions) throws(FeedParseError) -> FeedDocument {
         let utf8 = UnsafeBufferPointer(rebasing: whole[DocumentRepair.documentStart(whole)...])
         guard utf8.count > 0 else { throw .empty }
+        if let refusal = MarkupLimits.refusal(utf8, field: "the document") { throw refusal }
         let budget = CPUBudget(seconds: options.cpuBudgetSeconds)
         let hasXMLBase = contains(utf8, "xml:base")
         let url = baseURL.flatMap(LinkSafety.check)
@@ -63,6 +64,7 @@ public enum FeedParser {
             default: throw error
             }
         }
+        if budget.exceeded() { throw .cpuBudgetExceeded }
 
         // Repaired bytes, strictly when the repairs made the document well-formed.
         let entities = EntityRepair.repair(utf8)
@@ -90,6 +92,7 @@ public enum FeedParser {
             }
         } catch {
             switch error {
+            case .markupTooComplex: throw error
             case .cpuBudgetExceeded, .depthLimitExceeded, .notAFeed: if lossy == nil { throw error }
             default: break
             }

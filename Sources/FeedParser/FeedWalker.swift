@@ -49,6 +49,8 @@ struct FeedWalker {
     var itemCount = 0
     /// Set when the budget ran out while closing items; run() throws on its next step.
     var budgetHit = false
+    /// Set when a captured field's escaped markup is refused (MarkupLimits); run() throws it.
+    var refusal: FeedParseError?
 
     init(reader: xmlTextReaderPtr, options: FeedParserOptions, baseURL: String?, hasXMLBase: Bool,
          budget: CPUBudget, log: ErrorLog) {
@@ -69,6 +71,7 @@ struct FeedWalker {
             if status == 0 { break }
             if status < 0 { throw log.error }
             nodes &+= 1
+            if let refusal { throw refusal }
             if budgetHit || (nodes & 127 == 0 && budget.exceeded()) { throw .cpuBudgetExceeded }
             switch xmlTextReaderNodeType(reader) {
             case 1:  // element
@@ -113,7 +116,7 @@ struct FeedWalker {
                 itemCount += 1
                 finished.position = itemCount
                 collector.add(EntryMapper.map(finished, header: header, baseURL: baseURL, options: options))
-                if itemCount & 7 == 0, budget.exceeded() { budgetHit = true }
+                if budget.exceeded() { budgetHit = true }
             }
         }
     }
@@ -276,6 +279,10 @@ struct FeedWalker {
     private mutating func finishCapture() {
         guard let c = capture else { return }
         capture = nil
+        // Escaped HTML is parsed again (HTMLText) when the item is mapped: refuse floods first.
+        if c.mode == .html, refusal == nil {
+            refusal = buffer.withUnsafeBufferPointer { MarkupLimits.refusal($0, field: "item \(itemCount + 1)'s text") }
+        }
         if c.base64 {
             let decoded = Base64.decode(buffer)
             assign(c.field, RawText(value: String(decoding: decoded, as: UTF8.self), mode: c.mode))

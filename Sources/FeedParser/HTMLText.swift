@@ -71,6 +71,7 @@ public enum HTMLText {
         sax.pointee.cdataBlock = characters
 
         let collector = Collector()
+        collector.parser = ctxt
         collector.out.reserveCapacity(bytes.count)
         ctxt.pointee.userData = Unmanaged.passUnretained(collector).toOpaque()
         _ = htmlParseDocument(ctxt)
@@ -128,8 +129,19 @@ public enum HTMLText {
         var firstImage: String?
         var skipLevel = 0
         var preLevel = 0
+        /// One fragment's parse gets at most this CPU time (checked every 256 callbacks); past it
+        /// the parser is stopped and the text so far is kept.
+        let budget = CPUBudget(seconds: 1)
+        var parser: htmlParserCtxtPtr?
+        var callbacks = 0
+
+        private func checkBudget() {
+            callbacks &+= 1
+            if callbacks & 255 == 0, budget.exceeded(), let parser { xmlStopParser(parser) }
+        }
 
         func start(_ name: UnsafePointer<xmlChar>, _ attrs: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+            checkBudget()
             switch HTMLText.kind(name) {
             case .skip: skipLevel += 1
             case .paragraph: out.append(0x1E)
@@ -163,6 +175,7 @@ public enum HTMLText {
         }
 
         func text(_ ch: UnsafePointer<xmlChar>, _ len: Int) {
+            checkBudget()
             guard skipLevel == 0 else { return }
             let chunk = UnsafeBufferPointer(start: ch, count: len)
             if preLevel == 0 {

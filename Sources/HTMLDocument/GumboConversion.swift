@@ -1,4 +1,5 @@
 import CGumbo
+import CGumboGuard
 
 /// Runs gumbo and copies its tree into Swift nodes with an explicit stack (no recursion, so
 /// hostile nesting cannot overflow the call stack). Gumbo's output is destroyed before return.
@@ -9,15 +10,25 @@ enum GumboConversion {
     }
 
     static func convert(_ utf8: [UInt8], limits: HTMLParseLimits) throws -> Result {
-        var options = kGumboDefaultOptions
-        options.max_errors = 0 // errors are not used; recording them costs memory on junk input
-        let output: UnsafeMutablePointer<GumboOutput>? = utf8.withUnsafeBufferPointer { buffer in
+        // The guard counts gumbo's allocations and CPU time and abandons the parse past either
+        // budget: the pre-scan (MarkupEstimate) refuses the known shapes, this bounds the rest.
+        var status: Int32 = 0
+        let guarded: OpaquePointer? = utf8.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buffer.count, 1)) {
-                gumbo_parse_with_options(&options, $0, buffer.count)
+                pulse_gumbo_parse($0, buffer.count, limits.maxParserMemory, limits.parserCPUSeconds, &status)
             }
         }
-        guard let output, let document = output.pointee.document else { throw HTMLDocumentError.parserFailed }
-        defer { gumbo_destroy_output(&options, output) }
+        guard let guarded else {
+            switch Int(status) {
+            case Int(PULSE_GUMBO_MEMORY): throw HTMLDocumentError.parserMemoryExceeded(limitBytes: limits.maxParserMemory)
+            case Int(PULSE_GUMBO_CPU): throw HTMLDocumentError.parserCPUExceeded(seconds: limits.parserCPUSeconds)
+            default: throw HTMLDocumentError.parserFailed
+            }
+        }
+        defer { pulse_gumbo_destroy(guarded) }
+        guard let output = pulse_gumbo_output(guarded), let document = output.pointee.document else {
+            throw HTMLDocumentError.parserFailed
+        }
         return try copyTree(from: document, limits: limits)
     }
 

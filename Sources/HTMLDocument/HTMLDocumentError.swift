@@ -4,6 +4,14 @@ public enum HTMLDocumentError: Error, Sendable, Equatable, CustomStringConvertib
     case tooManyElements(limit: Int)
     case nestingTooDeep(limit: Int)
     case parserFailed
+    case tooManyAttributes(limit: Int)
+    case tooManyAttributesInTotal(limit: Int)
+    case tooManyReopenedElements(limit: Int)
+    case parserMemoryExceeded(limitBytes: Int)
+    case parserCPUExceeded(seconds: Double)
+
+    /// The page was refused for its size or shape (a hostile or absurd page), not a parser fault.
+    public var isRefusal: Bool { self != .parserFailed }
 
     public var description: String {
         switch self {
@@ -15,6 +23,16 @@ public enum HTMLDocumentError: Error, Sendable, Equatable, CustomStringConvertib
             return "page nests elements deeper than the \(limit)-level limit allows"
         case .parserFailed:
             return "the HTML parser returned no document"
+        case let .tooManyAttributes(limit):
+            return "page has an element with more than \(limit) attributes"
+        case let .tooManyAttributesInTotal(limit):
+            return "page has more than \(limit) attributes"
+        case let .tooManyReopenedElements(limit):
+            return "page's unclosed formatting elements would be re-opened more than \(limit) times"
+        case let .parserMemoryExceeded(limitBytes):
+            return "parsing the page needed more than \(limitBytes / 1_048_576) MB"
+        case let .parserCPUExceeded(seconds):
+            return "parsing the page took more than \(seconds) s of CPU"
         }
     }
 }
@@ -30,9 +48,27 @@ public struct HTMLParseLimits: Sendable, Equatable {
     /// scope checks make deep nesting quadratic (200 000 nested divs take minutes).
     public var maxDepth: Int
 
-    public init(maxBytes: Int = 5_000_000, maxElements: Int = 100_000, maxDepth: Int = 512) {
+    /// Attributes on one element: gumbo's duplicate check is quadratic in them.
+    public var maxAttributesPerElement: Int
+    public var maxAttributes: Int
+    /// Elements the parser would re-open for unclosed formatting elements (`<p><b id=1>x<p>...`
+    /// re-opens every earlier `<b>` in each new paragraph: quadratic elements and memory).
+    public var maxReopenedElements: Int
+    /// Live bytes gumbo may hold and CPU seconds it may use; past either the parse is abandoned.
+    public var maxParserMemory: Int
+    public var parserCPUSeconds: Double
+
+    public init(maxBytes: Int = 5_000_000, maxElements: Int = 100_000, maxDepth: Int = 512,
+                maxAttributesPerElement: Int = 512, maxAttributes: Int = 200_000,
+                maxReopenedElements: Int = 250_000, maxParserMemory: Int = 256 * 1_048_576,
+                parserCPUSeconds: Double = 1.0) {
         self.maxBytes = maxBytes
         self.maxElements = maxElements
         self.maxDepth = maxDepth
+        self.maxAttributesPerElement = maxAttributesPerElement
+        self.maxAttributes = maxAttributes
+        self.maxReopenedElements = maxReopenedElements
+        self.maxParserMemory = maxParserMemory
+        self.parserCPUSeconds = parserCPUSeconds
     }
 }

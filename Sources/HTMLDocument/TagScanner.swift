@@ -7,6 +7,7 @@ struct TagScanner {
         var isEnd: Bool
         var selfClosing: Bool
         var attributes: [String: String]
+        var attributeCount = 0
     }
 
     let bytes: [UInt8]
@@ -14,6 +15,8 @@ struct TagScanner {
     var position = 0
     /// When false, attributes are skipped (the depth pre-scan needs only names).
     var readAttributes = true
+    /// False inside SVG/MathML, where `<style>`, `<title>`... are ordinary elements, not raw text.
+    var rawTextApplies = true
 
     init(bytes: [UInt8], end: Int, readAttributes: Bool = true) {
         self.bytes = bytes
@@ -22,18 +25,23 @@ struct TagScanner {
     }
 
     private static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
-    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C }
+    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C }
 
-    /// Skips raw-text content (script, style...) up to its closing tag.
+    /// Skips raw-text content (script, style...) up to its appropriate end tag: `</name` followed
+    /// by whitespace, `/` or `>` (`</scriptx` does not end a script). `plaintext` never ends.
     mutating func skipRawText(named name: String) {
+        guard name != "plaintext" else { position = end; return }
         let closing = Array("</\(name)".utf8)
         while position < end {
-            if bytes[position] == 0x3C, matches(closing, at: position) { return }
+            if bytes[position] == 0x3C, matches(closing, at: position) {
+                let after = position + closing.count
+                if after >= end || Self.isSpace(bytes[after]) || bytes[after] == 0x2F || bytes[after] == 0x3E { return }
+            }
             position += 1
         }
     }
 
-    private func matches(_ pattern: [UInt8], at index: Int) -> Bool {
+    func matches(_ pattern: [UInt8], at index: Int) -> Bool {
         guard index + pattern.count <= end else { return false }
         for offset in 0..<pattern.count where bytes[index + offset] | 0x20 != pattern[offset] | 0x20 {
             return false
@@ -41,18 +49,44 @@ struct TagScanner {
         return true
     }
 
+    /// Moves past a comment that starts at `position` (`<!--`), by the HTML tokenizer's rules:
+    /// `<!-->` and `<!--->` are empty comments, and `-->` or `--!>` closes one.
+    private mutating func skipComment() {
+        position += 4
+        if position < end, bytes[position] == 0x3E { position += 1; return }
+        if position + 1 < end, bytes[position] == 0x2D, bytes[position + 1] == 0x3E { position += 2; return }
+        while position < end {
+            if bytes[position] == 0x2D, position + 2 < end, bytes[position + 1] == 0x2D {
+                if bytes[position + 2] == 0x3E { position += 3; return }
+                if bytes[position + 2] == 0x21, position + 3 < end, bytes[position + 3] == 0x3E { position += 4; return }
+            }
+            position += 1
+        }
+    }
+
+    /// A bogus comment (`<!x`, `<?x`, `</1`...) or a doctype: up to the next `>`.
+    private mutating func skipToGreaterThan() {
+        while position < end, bytes[position] != 0x3E { position += 1 }
+        position += 1
+    }
+
     mutating func nextTag() -> Tag? {
         while position < end {
             guard bytes[position] == 0x3C else { position += 1; continue }
-            if matches(Array("<!--".utf8), at: position) {
-                position += 4
-                while position < end, !matches(Array("-->".utf8), at: position) { position += 1 }
-                position += 3
+            guard position + 1 < end else { position += 1; continue }
+            let next = bytes[position + 1]
+            if next == 0x21 {  // <!
+                if position + 3 < end, bytes[position + 2] == 0x2D, bytes[position + 3] == 0x2D { skipComment() } else { skipToGreaterThan() }
                 continue
             }
+            if next == 0x3F { skipToGreaterThan(); continue }  // <? is a bogus comment
             var cursor = position + 1
-            let isEnd = cursor < end && bytes[cursor] == 0x2F
-            if isEnd { cursor += 1 }
+            let isEnd = next == 0x2F
+            if isEnd {
+                cursor += 1
+                // `</>` is dropped and `</` + non-letter opens a bogus comment; both end at `>`.
+                if cursor < end, !Self.isLetter(bytes[cursor]) { skipToGreaterThan(); continue }
+            }
             guard cursor < end, Self.isLetter(bytes[cursor]) else { position += 1; continue }
             let nameStart = cursor
             while cursor < end, !Self.isSpace(bytes[cursor]), bytes[cursor] != 0x3E, bytes[cursor] != 0x2F {
@@ -62,7 +96,7 @@ struct TagScanner {
             var tag = Tag(name: name, isEnd: isEnd, selfClosing: false, attributes: [:])
             position = cursor
             parseAttributes(into: &tag)
-            if !isEnd, Self.rawTextElements.contains(name) { skipRawText(named: name) }
+            if !isEnd, rawTextApplies, Self.rawTextElements.contains(name) { skipRawText(named: name) }
             return tag
         }
         return nil
@@ -86,6 +120,7 @@ struct TagScanner {
                 position += 1
             }
             let nameEnd = position
+            tag.attributeCount += 1
             while position < end, Self.isSpace(bytes[position]) { position += 1 }
             var value = ""
             if position < end, bytes[position] == 0x3D {
@@ -117,40 +152,3 @@ struct TagScanner {
     }
 }
 
-/// Estimates element count and nesting depth without building a tree.
-enum MarkupEstimate {
-    /// Tags that close themselves or are closed implicitly by their next sibling, so they
-    /// never deepen the tree in practice.
-    static let flatTags: Set<String> = [
-        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
-        "source", "track", "wbr", "keygen", "p", "li", "dt", "dd", "tr", "td", "th", "option",
-        "optgroup", "rb", "rt", "rp", "tbody", "thead", "tfoot", "colgroup", "caption",
-        "html", "head", "body", "frame", "image",
-    ]
-
-    static let foreignLeaves: Set<String> = [
-        "path", "circle", "rect", "line", "polyline", "polygon", "ellipse", "use", "stop",
-        "animate", "animatetransform", "set", "mpath", "fecolormatrix", "feblend", "feoffset",
-        "fegaussianblur", "fecomposite", "feflood", "femergenode", "mspace", "mglyph",
-    ]
-
-    static func check(_ bytes: [UInt8], limits: HTMLParseLimits) throws {
-        var scanner = TagScanner(bytes: bytes, end: bytes.count, readAttributes: false)
-        var elements = 0
-        var depth = 0
-        let depthRefusal = limits.maxDepth * 4
-        while let tag = scanner.nextTag() {
-            if flatTags.contains(tag.name) {
-                if !tag.isEnd { elements += 1 }
-            } else if tag.isEnd {
-                depth = max(0, depth - 1)
-            } else {
-                elements += 1
-                // HTML ignores "/>" on its own elements; only foreign (SVG/MathML) leaves close themselves.
-                if !(tag.selfClosing && (foreignLeaves.contains(tag.name) || tag.name.contains(":"))) { depth += 1 }
-                if depth > depthRefusal { throw HTMLDocumentError.nestingTooDeep(limit: limits.maxDepth) }
-            }
-            if elements > limits.maxElements { throw HTMLDocumentError.tooManyElements(limit: limits.maxElements) }
-        }
-    }
-}

@@ -119,8 +119,10 @@ public struct IngestPass: Sendable {
                 var options = parserOptions
                 options.maxContentLength = min(options.maxContentLength, source.maxContentLength ?? .max)
                 let parseStarted = clock.now
-                let document = try FeedParser.parse(response.body, contentType: response.contentType,
-                                                    baseURL: response.finalURL, options: options)
+                let document = try await OffPool.run { [options] in
+                    try FeedParser.parse(response.body, contentType: response.contentType,
+                                         baseURL: response.finalURL, options: options)
+                }
                 outcome.parseDuration = clock.now - parseStarted
                 let mapped = EntryMapping(now: now, retentionDays: retentionDays, configuredLanguage: source.language,
                                           detectLanguage: !languageDetectionOff.contains(source.slug))
@@ -144,6 +146,7 @@ public struct IngestPass: Sendable {
                 outcome.tooOld = mapped.tooOld
                 let enrichment = await enrich(stored.stored, source: source, logger: sourceLogger)
                 outcome.enriched = enrichment.updated
+                if enrichment.refusals > 0 { outcome.parseRefusals["page"] = enrichment.refusals }
                 outcome.enrichDurations = enrichment.durations
                 outcome.languageDisagreements = mapped.languageDisagreements + enrichment.languageDisagreements
                 outcome.recovered = document.recovered
@@ -154,6 +157,10 @@ public struct IngestPass: Sendable {
         } catch {
             outcome.result = .failed("\(error)")
             if case FetchError.blockedAddress = error { outcome.blocked = true }
+            switch error as? FeedParseError {
+            case .cpuBudgetExceeded?, .depthLimitExceeded?, .markupTooComplex?: outcome.parseRefusals["feed"] = 1
+            default: break
+            }
             sourceLogger.warning("source failed", metadata: ["error": "\(error)"])
             if !Task.isCancelled {
                 do {
@@ -175,6 +182,7 @@ public struct IngestPass: Sendable {
         var updated = 0
         var durations: [Duration] = []
         var languageDisagreements = 0
+        var refusals = 0
     }
 
     func enrich(_ stored: [StoredArticle], source: SourceRecord, logger: Logger) async -> EnrichmentTally {
@@ -208,7 +216,7 @@ public struct IngestPass: Sendable {
             }
             let disagreements = results.filter(\.languageDisagrees).count
             let tally = EnrichmentTally(updated: updates.count, durations: results.map(\.duration),
-                                        languageDisagreements: disagreements)
+                                        languageDisagreements: disagreements, refusals: results.filter(\.refused).count)
             logger.debug("enriched new rows", metadata: [
                 "rows": "\(targets.count)", "updated": "\(updates.count)", "language_disagreements": "\(disagreements)",
                 "seconds": "\((ContinuousClock.now - started).components.seconds)",
@@ -216,7 +224,7 @@ public struct IngestPass: Sendable {
             return tally
         } catch {
             logger.warning("could not store enrichment; rows keep their feed fields", metadata: ["error": "\(error)"])
-            return EnrichmentTally(durations: results.map(\.duration))
+            return EnrichmentTally(durations: results.map(\.duration), refusals: results.filter(\.refused).count)
         }
     }
 

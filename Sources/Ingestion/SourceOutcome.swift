@@ -32,6 +32,8 @@ public struct SourceOutcome: Sendable, Equatable {
     public var duration: Duration = .zero
     public var fetchDuration: Duration = .zero
     public var parseDuration: Duration = .zero
+    /// Documents refused by the parse limits (size, shape, CPU budget), by kind: "feed", "page".
+    public var parseRefusals: [String: Int] = [:]
     /// The failure was the address guard (SSRF) refusing the connection.
     public var blocked = false
 

@@ -138,6 +138,15 @@ public final class PulseMetrics: Sendable {
         if count > 0 { languageDisagreements.increment(by: Int64(count)) }
     }
 
+    /// Feeds or pages refused by the parse limits (size, shape, CPU or memory budget).
+    public func recordParseRefusals(kind: String, count: Int) {
+        guard count > 0 else { return }
+        registry.makeCounter(
+            descriptor: Self.descriptor("parse_refusals", unit: "total",
+                                        help: "Feeds and pages refused by the parse limits (size, shape, CPU, memory), by kind."),
+            labels: [("kind", Self.labelValue(kind))]).increment(by: Int64(count))
+    }
+
     public func recordDatabaseError() {
         databaseErrors.increment()
     }

@@ -169,3 +169,15 @@ let promtoolRequired = ProcessInfo.processInfo.environment["PULSE_REQUIRE_PROMTO
         }
     }
 }
+
+@Suite struct ParseRefusalMetricTests {
+    @Test func refusalsAreCountedByKind() {
+        let metrics = PulseMetrics()
+        metrics.recordParseRefusals(kind: "page", count: 2)
+        metrics.recordParseRefusals(kind: "page", count: 1)
+        metrics.recordParseRefusals(kind: "feed", count: 0)
+        let text = metrics.exposition()
+        #expect(text.contains("pulse_parse_refusals_total{kind=\"page\"} 3"))
+        #expect(!text.contains("kind=\"feed\""))
+    }
+}

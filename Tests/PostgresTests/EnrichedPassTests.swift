@@ -41,14 +41,6 @@ struct EnrichedPassTests {
             """
     }
 
-    /// A fetcher that pins news.pulse-test.example to the loopback server.
-    static func fetcher(port: Int) -> HTTPFetcher {
-        var configuration = FetcherConfiguration()
-        configuration.allowLoopbackForTesting = true
-        configuration.resolveForTesting = ["news.pulse-test.example:\(port):127.0.0.1"]
-        configuration.perHostRequestsPerSecond = 0
-        return HTTPFetcher(configuration: configuration)
-    }
 
     /// One source whose feed is `base`/feed.xml, in a fresh database, and an ingest pass that
     /// enriches new rows.
@@ -58,11 +50,9 @@ struct EnrichedPassTests {
             var definition = Seed.source(slug, language: language)
             definition.feedURL = "\(base)/feed.xml"
             let (store, _) = try await Seed.store(database, sources: [definition])
-            let fetcher = fetcher(port: port)
+            let fetcher = newsFetcher(port: port)
             defer { fetcher.shutdown() }
-            var pass = IngestPass(store: store, fetcher: fetcher, logger: TestDatabase.logger)
-            pass.enricher = Enricher(fetcher: fetcher, logger: TestDatabase.logger)
-            try await body(store, pass)
+            try await body(store, enrichingPass(store: store, fetcher: fetcher))
         }
     }
 
@@ -158,6 +148,24 @@ struct EnrichedPassTests {
             #expect(rows.first?["media_url"] == "\(base)/audio/845.mp3?b=2&a=1")
             await store.connection.close()
         }
+    }
+}
+
+extension EnrichedPassTests {
+    /// A fetcher that reaches the loopback server under a public-looking name (article links
+    /// must look public to pass the feed parser), with no per-host politeness delay.
+    static func newsFetcher(port: Int) -> HTTPFetcher {
+        var configuration = FetcherConfiguration()
+        configuration.allowLoopbackForTesting = true
+        configuration.resolveForTesting = ["news.pulse-test.example:\(port):127.0.0.1"]
+        configuration.perHostRequestsPerSecond = 0
+        return HTTPFetcher(configuration: configuration)
+    }
+
+    static func enrichingPass(store: ArticleStore, fetcher: HTTPFetcher) -> IngestPass {
+        var pass = IngestPass(store: store, fetcher: fetcher, logger: TestDatabase.logger)
+        pass.enricher = Enricher(fetcher: fetcher, logger: TestDatabase.logger)
+        return pass
     }
 }
 

@@ -44,14 +44,6 @@ struct ThumbnailImageTests {
         ])
     }
 
-    static func fetcher(port: Int) -> HTTPFetcher {
-        var configuration = FetcherConfiguration()
-        configuration.allowLoopbackForTesting = true
-        configuration.resolveForTesting = ["news.pulse-test.example:\(port):127.0.0.1"]
-        configuration.perHostRequestsPerSecond = 0
-        return HTTPFetcher(configuration: configuration)
-    }
-
     static func imagesAsAnon(_ database: TestDatabase) async throws -> [String: String?] {
         let anon = try await database.connect(serviceRole: false)
         try await anon.query("SET ROLE anon", label: "become anon")
@@ -70,7 +62,7 @@ struct ThumbnailImageTests {
             var definition = Seed.source("thumbs", language: "pt")
             definition.feedURL = "\(base)/feed.xml"
             let (store, _) = try await Seed.store(database, sources: [definition])
-            let fetcher = Self.fetcher(port: server.port)
+            let fetcher = EnrichedPassTests.newsFetcher(port: server.port)
             defer { fetcher.shutdown() }
             var pass = IngestPass(store: store, fetcher: fetcher, logger: TestDatabase.logger)
             pass.enricher = Enricher(fetcher: fetcher, logger: TestDatabase.logger)
@@ -99,7 +91,7 @@ struct ThumbnailImageTests {
             var definition = Seed.source("thumbs", language: "pt")
             definition.feedURL = "\(base)/feed.xml"
             let (store, _) = try await Seed.store(database, sources: [definition])
-            let fetcher = Self.fetcher(port: server.port)
+            let fetcher = EnrichedPassTests.newsFetcher(port: server.port)
             defer { fetcher.shutdown() }
             _ = try await IngestPass(store: store, fetcher: fetcher, logger: TestDatabase.logger)
                 .run(sources: try await store.dueSources())

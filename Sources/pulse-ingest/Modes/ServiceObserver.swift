@@ -41,6 +41,7 @@ struct ServiceObserver: DaemonObserver {
             if outcome.result == .updated { metrics.recordParse(duration: outcome.parseDuration) }
             for duration in outcome.enrichDurations { metrics.recordEnrich(duration: duration) }
             metrics.recordLanguageDisagreements(outcome.languageDisagreements)
+            for (kind, count) in outcome.parseRefusals { metrics.recordParseRefusals(kind: kind, count: count) }
             dropped["duplicate", default: 0] += outcome.duplicates
             dropped["invalid", default: 0] += outcome.dropped
             dropped["too_old", default: 0] += outcome.tooOld

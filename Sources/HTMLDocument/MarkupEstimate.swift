@@ -1,0 +1,111 @@
+/// Estimates, without building a tree, what gumbo would build: element count, nesting depth,
+/// attributes, and the elements it would re-open for unclosed formatting elements. Refusing here
+/// costs one linear pass; the same shapes cost gumbo minutes and gigabytes.
+enum MarkupEstimate {
+    /// Tags that close themselves or are closed implicitly by their next sibling, so they
+    /// never deepen the tree in practice.
+    static let flatTags: Set<String> = [
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+        "source", "track", "wbr", "keygen", "p", "li", "dt", "dd", "tr", "td", "th", "option",
+        "optgroup", "rb", "rt", "rp", "tbody", "thead", "tfoot", "colgroup", "caption",
+        "html", "head", "body", "frame", "image",
+    ]
+
+    static let foreignLeaves: Set<String> = [
+        "path", "circle", "rect", "line", "polyline", "polygon", "ellipse", "use", "stop",
+        "animate", "animatetransform", "set", "mpath", "fecolormatrix", "feblend", "feoffset",
+        "fegaussianblur", "fecomposite", "feflood", "femergenode", "mspace", "mglyph",
+    ]
+
+    /// The HTML "formatting elements": the parser keeps them in its list of active formatting
+    /// elements and re-creates the unclosed ones inside every new block.
+    static let formattingTags: Set<String> = [
+        "a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u",
+    ]
+
+    /// Start tags that close an open `<p>` (or a list item): unclosed formatting elements inside it
+    /// leave the stack but stay in the active list, to be re-opened at the next content.
+    static let blockStarts: Set<String> = [
+        "address", "article", "aside", "blockquote", "center", "details", "dialog", "dir", "div", "dl",
+        "fieldset", "figcaption", "figure", "footer", "header", "hgroup", "main", "menu", "nav", "ol", "p",
+        "search", "section", "summary", "ul", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "listing", "form",
+        "table", "hr", "xmp", "li", "dd", "dt", "td", "th", "tr", "caption", "button",
+    ]
+
+    static func check(_ bytes: [UInt8], limits: HTMLParseLimits) throws {
+        var scanner = TagScanner(bytes: bytes, end: bytes.count, readAttributes: false)
+        var elements = 0
+        var depth = 0
+        var attributes = 0
+        // Open <svg>/<math> counted generously: inside them raw-text names are ordinary elements,
+        // so their content is scanned as markup (over-counting is the safe side).
+        var foreign = 0
+        // Unclosed formatting elements, counted as the parser's active list would hold them (an
+        // upper bound: no Noah's Ark clause, no markers): `poppable` were opened (or re-opened)
+        // since the last block boundary, which pops them off the stack into `offStack`; the next
+        // start tag re-opens every one of those, each a new element.
+        var openFormatting: [String: Int] = [:]
+        var poppable = 0
+        var offStack = 0
+        var reopened = 0
+        // An end tag with no open element of its name is ignored by the parser: it must not
+        // lower the depth (`<div></i>` repeated nests as deep as `<div>` alone).
+        var openByName: [String: Int] = [:]
+        let depthRefusal = limits.maxDepth * 4
+        while let tag = scanner.nextTag() {
+            if tag.attributeCount > limits.maxAttributesPerElement {
+                throw HTMLDocumentError.tooManyAttributes(limit: limits.maxAttributesPerElement)
+            }
+            attributes += tag.attributeCount
+            if attributes > limits.maxAttributes { throw HTMLDocumentError.tooManyAttributesInTotal(limit: limits.maxAttributes) }
+            if tag.name == "svg" || tag.name == "math" {
+                if tag.isEnd { foreign = max(0, foreign - 1) } else if !tag.selfClosing { foreign += 1 }
+                scanner.rawTextApplies = foreign == 0
+            }
+            if tag.isEnd {
+                if formattingTags.contains(tag.name) {
+                    if let open = openFormatting[tag.name], open > 0 {
+                        openFormatting[tag.name] = open - 1
+                        if poppable > 0 { poppable -= 1 } else if offStack > 0 { offStack -= 1 }
+                    }
+                } else if !flatTags.contains(tag.name) {
+                    offStack += poppable
+                    poppable = 0
+                }
+            } else {
+                // Re-opening happens before the new element is inserted.
+                reopened += offStack
+                poppable += offStack
+                offStack = 0
+                if reopened > limits.maxReopenedElements {
+                    throw HTMLDocumentError.tooManyReopenedElements(limit: limits.maxReopenedElements)
+                }
+                if blockStarts.contains(tag.name) {
+                    offStack = poppable
+                    poppable = 0
+                }
+                if formattingTags.contains(tag.name) {
+                    openFormatting[tag.name, default: 0] += 1
+                    poppable += 1
+                }
+            }
+            if flatTags.contains(tag.name) {
+                if !tag.isEnd { elements += 1 }
+            } else if tag.isEnd {
+                if let open = openByName[tag.name], open > 0 {
+                    openByName[tag.name] = open - 1
+                    depth = max(0, depth - 1)
+                }
+            } else {
+                elements += 1
+                // HTML ignores "/>" on its own elements; only foreign (SVG/MathML) leaves close themselves.
+                if !(tag.selfClosing && (foreignLeaves.contains(tag.name) || tag.name.contains(":"))) {
+                    depth += 1
+                    openByName[tag.name, default: 0] += 1
+                }
+                if depth > depthRefusal { throw HTMLDocumentError.nestingTooDeep(limit: limits.maxDepth) }
+            }
+            if elements > limits.maxElements { throw HTMLDocumentError.tooManyElements(limit: limits.maxElements) }
+        }
+    }
+}
