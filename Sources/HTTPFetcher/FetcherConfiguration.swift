@@ -21,6 +21,10 @@ public struct FetcherConfiguration: Sendable {
     public static let defaultUserAgent =
         "pulse-ingest/1.0 (RSS/Atom feed reader; +https://github.com/pulse-ingest/pulse-ingest)"
 
+    /// curl `--resolve` entries (`host:port:address`) from `PULSE_RESOLVE`; the address is checked
+    /// by the address policy at connect time like any other.
+    public var resolve: [String] = []
+
     #if DEBUG
     /// Test-only: lets tests talk to their own server on 127.0.0.1 / ::1. Internal, so only
     /// `@testable import` reaches it (never feeds.yaml or the environment), and it does not exist in

@@ -45,8 +45,9 @@ public final class HTTPFetcher: Sendable {
                 connectTimeout: configuration.connectTimeout, timeout: remaining,
                 lowSpeedLimit: configuration.lowSpeedLimit, lowSpeedTime: configuration.lowSpeedTime,
                 userAgent: configuration.userAgent, exempt: exempt)
+            spec.resolve = configuration.resolve
             #if DEBUG
-            spec.resolve = configuration.resolveForTesting
+            spec.resolve += configuration.resolveForTesting
             #endif
             let hop: HopResult
             switch await multi.run(spec) {

@@ -14,7 +14,7 @@ struct HopSpec: Sendable {
     let lowSpeedTime: Duration
     let userAgent: String
     let exempt: [CIDR]
-    /// Test builds only (see `FetcherConfiguration.resolveForTesting`); always empty otherwise.
+    /// `FetcherConfiguration.resolve` (plus, in test builds, `resolveForTesting`).
     var resolve: [String] = []
 }
 

@@ -52,6 +52,7 @@ public struct IngestPass: Sendable {
     public func run(sources: [SourceRecord], now: Date = Date(), stop: StopSignal = StopSignal(),
                     report: @escaping @Sendable (SourceOutcome) -> Void = { _ in }) async throws -> PassSummary {
         let logID = try await store.openFetchLog(at: now)
+        let started = ContinuousClock.now
         var summary = PassSummary()
         await withTaskGroup(of: ChildResult.self) { group in
             var pending = sources[...]
@@ -90,6 +91,7 @@ public struct IngestPass: Sendable {
             group.cancelAll()
             summary.interrupted = stop.isStopped && summary.outcomes.count < sources.count
         }
+        summary.duration = ContinuousClock.now - started
         try await store.closeFetchLog(id: logID, summary: logSummary(summary))
         return summary
     }
@@ -128,7 +130,8 @@ public struct IngestPass: Sendable {
                                           detectLanguage: !languageDetectionOff.contains(source.slug))
                     .map(document.items)
                 if mapped.languageDisagreements > 0 {
-                    sourceLogger.info("detected languages differ from the configured one", metadata: [
+                    // Counted in the pass line and the metric; per source only at debug level.
+                    sourceLogger.debug("detected languages differ from the configured one", metadata: [
                         "configured": "\(source.language)", "items": "\(mapped.languageDisagreements)",
                     ])
                 }

@@ -68,6 +68,8 @@ public struct SourceOutcome: Sendable, Equatable {
 /// The totals of one pass.
 public struct PassSummary: Sendable, Equatable {
     public var outcomes: [SourceOutcome] = []
+    /// Wall time of the pass, for the rate in `line` (nil: not measured).
+    public var duration: Duration?
     public var interrupted = false
 
     public init() {}
@@ -84,7 +86,17 @@ public struct PassSummary: Sendable, Equatable {
 
     public var line: String {
         let notModified = outcomes.filter { $0.result == .notModified }.count
-        return "total: \(outcomes.count) sources, \(failedCount) failed, \(notModified) not modified, "
-            + "\(itemsSeen) items, \(inserted) new" + (interrupted ? " (interrupted)" : "")
+        var text = "total: \(outcomes.count) sources, \(failedCount) failed, \(notModified) not modified, "
+            + "\(itemsSeen) items, \(inserted) new"
+        let enriched = outcomes.reduce(0) { $0 + $1.enriched }
+        if enriched > 0 { text += ", \(enriched) enriched" }
+        // One number per pass instead of a log line per source (they were most of the demo's log).
+        let disagreements = outcomes.reduce(0) { $0 + $1.languageDisagreements }
+        if disagreements > 0 { text += ", \(disagreements) in another language" }
+        if let duration {
+            let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+            if seconds > 0 { text += String(format: ", %.1f s, %.0f items/s", seconds, Double(itemsSeen) / seconds) }
+        }
+        return text + (interrupted ? " (interrupted)" : "")
     }
 }

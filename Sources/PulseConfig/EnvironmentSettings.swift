@@ -18,6 +18,10 @@ public struct EnvironmentSettings: Sendable, Equatable, CustomStringConvertible,
     public var lockTimeoutMilliseconds: Int
     /// `PULSE_ALLOW_NETWORKS`, kept raw for the address policy to parse.
     public var allowNetworks: String?
+    /// `PULSE_RESOLVE`: curl `--resolve` pins (`host:port:address`, comma-separated) for names that
+    /// should reach a given address (split-horizon setups, the loopback demo). The address is still
+    /// checked by the SSRF policy when the connection is made.
+    public var resolve: [String] = []
     public var autoMigrate: Bool
     public var logLevel: LogLevel
 
@@ -59,6 +63,14 @@ public struct EnvironmentSettings: Sendable, Equatable, CustomStringConvertible,
         statementTimeoutMilliseconds = milliseconds("PULSE_STATEMENT_TIMEOUT_MS", default: 30_000)
         lockTimeoutMilliseconds = milliseconds("PULSE_LOCK_TIMEOUT_MS", default: 5_000)
         allowNetworks = value("PULSE_ALLOW_NETWORKS")
+        if let pins = value("PULSE_RESOLVE") {
+            resolve = pins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if let bad = resolve.first(where: { !Self.isResolvePin($0) }) {
+                problems.append(.init(variable: "PULSE_RESOLVE",
+                                      message: "'\(bad)' is not host:port:address (for example news.example:443:192.0.2.10)"))
+                resolve = []
+            }
+        }
         autoMigrate = false
         switch value("PULSE_AUTO_MIGRATE") {
         case nil, "0": autoMigrate = false
@@ -90,6 +102,17 @@ public struct EnvironmentSettings: Sendable, Equatable, CustomStringConvertible,
     }
 
     /// The user agent to send: the environment override, else the configured one.
+    /// `host:port:address` with a DNS name, a port and an IPv4 or bracketed IPv6 address.
+    static func isResolvePin(_ pin: String) -> Bool {
+        let parts = pin.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, let port = Int(parts[1]), (1...65_535).contains(port) else { return false }
+        let host = parts[0], address = parts[2]
+        let hostOK = !host.isEmpty && host.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
+        let v4 = address.split(separator: ".").count == 4 && address.allSatisfy { $0.isNumber || $0 == "." }
+        let v6 = address.hasPrefix("[") && address.hasSuffix("]") && address.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" }
+        return hostOK && (v4 || v6)
+    }
+
     public func effectiveUserAgent(_ fetch: FetchSettings) -> String { userAgent ?? fetch.userAgent }
 
     public var redactedDatabaseURL: String? { database?.redacted }
@@ -100,6 +123,7 @@ public struct EnvironmentSettings: Sendable, Equatable, CustomStringConvertible,
         parts.append("PULSE_STATEMENT_TIMEOUT_MS=\(statementTimeoutMilliseconds)")
         parts.append("PULSE_LOCK_TIMEOUT_MS=\(lockTimeoutMilliseconds)")
         parts.append("PULSE_ALLOW_NETWORKS=\(allowNetworks ?? "<unset>")")
+        parts.append("PULSE_RESOLVE=\(resolve.isEmpty ? "<unset>" : resolve.joined(separator: ","))")
         parts.append("PULSE_AUTO_MIGRATE=\(autoMigrate ? 1 : 0)")
         parts.append("PULSE_LOG_LEVEL=\(logLevel.rawValue)")
         return "EnvironmentSettings(" + parts.joined(separator: ", ") + ")"

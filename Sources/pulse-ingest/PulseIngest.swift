@@ -203,7 +203,8 @@ struct PulseIngest: AsyncParsableCommand {
         } else if once {
             status = await OnceMode(context: context, slugs: sourceSlugs,
                                     fetcherConfiguration: context.configuration.fetcherConfiguration(
-                                        userAgent: context.environment.userAgent, allowedNetworks: networks)).run()
+                                        userAgent: context.environment.userAgent, allowedNetworks: networks,
+                                        resolve: context.environment.resolve)).run()
         } else if statusMode {
             status = await StatusMode(context: context, json: json).run()
         } else if prune {
@@ -213,7 +214,8 @@ struct PulseIngest: AsyncParsableCommand {
                 ? Set(BackfillKind.allCases) : [BackfillKind(rawValue: backfillKind)!]
             status = await BackfillMode(context: context, kinds: kinds, limit: limit, sourceSlug: sourceSlugs.first,
                                         fetcherConfiguration: context.configuration.fetcherConfiguration(
-                                            userAgent: context.environment.userAgent, allowedNetworks: networks)).run()
+                                            userAgent: context.environment.userAgent, allowedNetworks: networks,
+                                        resolve: context.environment.resolve)).run()
         } else {
             status = await DaemonMode(context: context, allowedNetworks: networks,
                                       metricsAddress: metricsAddress.flatMap { try? MetricsAddress(parsing: $0) }).run()

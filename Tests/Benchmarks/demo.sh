@@ -2,7 +2,8 @@
 # `make demo`: the whole product on a machine with no internet. The private PostgreSQL (database
 # pulse_demo), the loopback feed farm of the benchmark and the service ingesting it, in the
 # foreground with its logs; Ctrl-C stops the service (it drains and releases its leases), then
-# the farm. Watch it from another terminal:
+# the farm. Enrichment is on: the farm serves the article pages too. One progress line per pass
+# (sources, failures, items, new, enriched, rate). Watch it from another terminal:
 #   curl -s 127.0.0.1:9464/metrics | grep ^pulse_      # Prometheus metrics
 #   psql "$(bash .ci/local-postgres url | sed 's|/pulse$|/pulse_demo|')" -c 'SELECT count(*) FROM articles'
 # Environment: DEMO_FEEDS (default 2000), DEMO_HOSTS (20), DEMO_FARM_PORT (18090), PULSE_BIN.
@@ -20,8 +21,11 @@ psql "${base%/*}/postgres" -X -q -Atc "SELECT 1 FROM pg_database WHERE datname =
     || psql "${base%/*}/postgres" -X -q -c "CREATE DATABASE pulse_demo"
 export DATABASE_URL="${base%/*}/pulse_demo"
 
+# --articles: the farm also serves the article pages (og:image, a body), so enrichment runs as in
+# production; PULSE_RESOLVE sends the pages' public-looking names to the farm's loopback addresses.
+rm -f "$work/resolve"
 python3 "$here/feed-farm.py" --port "${DEMO_FARM_PORT:-18090}" --feeds "${DEMO_FEEDS:-2000}" \
-    --hosts "${DEMO_HOSTS:-20}" --config-out "$work/farm.yaml" &
+    --hosts "${DEMO_HOSTS:-20}" --config-out "$work/farm.yaml" --articles --resolve-out "$work/resolve" &
 farm=$!
 daemon=""
 stop_farm() {
@@ -34,7 +38,9 @@ trap stop_farm EXIT
 # wakes the wait below; a TERM sent to this script alone is passed on.
 trap ':' INT
 trap '[ -n "$daemon" ] && kill -TERM "$daemon" 2>/dev/null' TERM
-sleep 1
+for _ in $(seq 50); do [ -s "$work/resolve" ] && break; sleep 0.1; done
+PULSE_RESOLVE=$(cat "$work/resolve")
+export PULSE_RESOLVE
 "$bin" --migrate --config "$work/farm.yaml"
 echo "demo: the service is starting; metrics on http://127.0.0.1:9464/metrics; Ctrl-C stops" >&2
 "$bin" --config "$work/farm.yaml" --allow-networks 127.0.0.0/8 --metrics-address 127.0.0.1:9464 &

@@ -8,8 +8,11 @@ answering) and a few always fail with 500. POST /control/advance makes a share o
 new items (a new ETag), so a second cycle sees a realistic mix of 304s and 200s.
 
 Article links point at `*.farm.pulse-bench.example` names: the feed parser stores only links that
-look public (never a loopback or private IP literal), so the farm cannot serve the article pages
-itself; the generated config turns ingest-time enrichment off, and nothing fetches those links.
+look public (never a loopback or private IP literal). By default nothing fetches them (the
+generated config turns enrichment off). With --articles the links are http://aH.farm.pulse-bench.example
+on the farm's port, the farm serves those pages (og:image, a body of paragraphs) and writes the
+PULSE_RESOLVE pins that send those names to its loopback addresses (--resolve-out), and the
+generated config turns enrichment on: `make demo` runs that way.
 
   feed-farm.py --port 18080 --feeds 2000 --items 30 --hosts 20 --config-out farm.yaml
 
@@ -47,8 +50,23 @@ class Farm:
     def host_of(self, feed):
         return f"127.0.0.{(feed - 1) % self.args.hosts + 1}"
 
+    def article_host(self, feed):
+        return f"a{(feed - 1) % self.args.hosts + 1}.farm.pulse-bench.example"
+
     def article_url(self, feed, item):
+        if self.args.articles:
+            return f"http://{self.article_host(feed)}:{self.args.port}/story/{feed}-{item}"
         return f"https://n{feed}.farm.pulse-bench.example/story/{feed}-{item}"
+
+    def article_page(self, feed, item):
+        rng = random.Random(feed * 104729 + item)
+        title = " ".join(rng.choice(WORDS) for _ in range(8)).capitalize()
+        paragraphs = "".join(
+            "<p>" + " ".join(rng.choice(WORDS) for _ in range(60)).capitalize() + ".</p>" for _ in range(6))
+        return (f"<!doctype html><html><head><meta charset=\"utf-8\"><title>{title}</title>"
+                f"<meta property=\"og:image\" content=\"https://img.farm.pulse-bench.example/{feed}/{item}-large.jpg\">"
+                f"</head><body><nav><a href=\"/\">Farm</a></nav><article><h1>{title}</h1>{paragraphs}</article>"
+                "<footer>Farm news</footer></body></html>").encode()
 
     def feed_body(self, feed):
         generation = self.generation[feed]
@@ -111,6 +129,11 @@ def make_handler(farm):
             parts = url.path.strip("/").split("/")
             if parts[0] == "feeds" and len(parts) == 2 and parts[1].endswith(".xml"):
                 return self.feed(int(parts[1][:-4]))
+            if farm.args.articles and parts[0] == "story" and len(parts) == 2:
+                feed, _, item = parts[1].partition("-")
+                if feed.isdigit() and item.isdigit():
+                    farm.count("page")
+                    return self.reply(200, farm.article_page(int(feed), int(item)), "text/html; charset=utf-8")
             if url.path == "/control/stats":
                 with farm.lock:
                     stats = {"requests": farm.requests, "by_status": farm.by_status,
@@ -170,7 +193,7 @@ def write_config(farm, path):
         f"  per_host_requests_per_second: {args.per_host_rps}",
         "  total_timeout_seconds: 30",
         "enrichment:",
-        "  enabled: false",
+        f"  enabled: {'true' if args.articles else 'false'}",
         "sources:",
     ]
     for feed in range(1, args.feeds + 1):
@@ -199,12 +222,18 @@ def main():
     parser.add_argument("--concurrency", type=int, default=32, help="fetch.max_concurrent_fetches in the config")
     parser.add_argument("--per-host", type=int, default=4, help="fetch.max_per_host in the config")
     parser.add_argument("--per-host-rps", type=float, default=50, help="fetch.per_host_requests_per_second")
+    parser.add_argument("--articles", action="store_true", help="serve article pages; enrichment on in the config")
+    parser.add_argument("--resolve-out", help="with --articles: write the PULSE_RESOLVE value here")
     args = parser.parse_args()
     if not 1 <= args.hosts <= 254:
         parser.error("--hosts must be 1..254")
     farm = Farm(args)
     if args.config_out:
         write_config(farm, args.config_out)
+    if args.articles and args.resolve_out:
+        pins = [f"a{h}.farm.pulse-bench.example:{args.port}:127.0.0.{h}" for h in range(1, args.hosts + 1)]
+        with open(args.resolve_out, "w") as out:
+            out.write(",".join(pins))
     handler = make_handler(farm)
     servers = []
     for host in range(1, args.hosts + 1):

@@ -19,3 +19,18 @@ struct PassSummaryTests {
         #expect(Self.summary([]).allFailedNotice == nil)
     }
 }
+
+extension PassSummaryTests {
+    /// One progress line per pass: enrichment, languages and the rate, not a log line per source.
+    @Test func passLineCarriesEnrichmentLanguagesAndRate() {
+        var summary = Self.summary([.updated, .updated])
+        summary.outcomes[0].itemsSeen = 30
+        summary.outcomes[0].inserted = 20
+        summary.outcomes[0].enriched = 18
+        summary.outcomes[0].languageDisagreements = 2
+        summary.outcomes[1].itemsSeen = 30
+        summary.duration = .seconds(3)
+        #expect(summary.line == "total: 2 sources, 0 failed, 0 not modified, 60 items, 20 new, 18 enriched, "
+            + "2 in another language, 3.0 s, 20 items/s")
+    }
+}

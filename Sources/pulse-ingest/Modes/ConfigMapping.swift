@@ -39,8 +39,9 @@ extension PulseConfiguration {
             maxContentLength: defaults.maxContentLength), logger: logger)
     }
 
-    func fetcherConfiguration(userAgent: String?, allowedNetworks: [CIDR]) -> FetcherConfiguration {
+    func fetcherConfiguration(userAgent: String?, allowedNetworks: [CIDR], resolve: [String] = []) -> FetcherConfiguration {
         var configuration = FetcherConfiguration()
+        configuration.resolve = resolve
         configuration.connectTimeout = .seconds(fetch.connectTimeoutSeconds)
         configuration.totalTimeout = .seconds(fetch.totalTimeoutSeconds)
         configuration.lowSpeedLimit = fetch.lowSpeedBytesPerSecond
