@@ -44,6 +44,8 @@ struct EnvironmentSettingsTests {
         ("PULSE_STATEMENT_TIMEOUT_MS", "fast"), ("PULSE_STATEMENT_TIMEOUT_MS", "0"), ("PULSE_LOCK_TIMEOUT_MS", "-1"),
         ("PULSE_LOCK_TIMEOUT_MS", "99999999999"), ("PULSE_AUTO_MIGRATE", "yes"), ("PULSE_AUTO_MIGRATE", "2"),
         ("PULSE_LOG_LEVEL", "verbose"), ("PULSE_USER_AGENT", "bad\r\nInjected: 1"), ("DATABASE_URL", "mysql-thing"),
+        ("PULSE_RESOLVE", "news.example:443"), ("PULSE_RESOLVE", "news.example:http:127.0.0.1"),
+        ("PULSE_RESOLVE", "a.example:80:127.0.0.1,bad one:80:10.0.0.1"),
     ])
     func invalidValuesNameTheVariable(variable: String, value: String) {
         let error = #expect(throws: EnvironmentError.self) {
@@ -51,6 +53,11 @@ struct EnvironmentSettingsTests {
         }
         #expect(error?.problems.map(\.variable) == [variable])
         #expect(error?.description.hasPrefix(variable + " ") == true)
+    }
+
+    @Test func resolvePinsAreReadInOrder() throws {
+        let settings = try EnvironmentSettings(environment: ["PULSE_RESOLVE": "a1.example:8080:127.0.0.1, b.example:443:[::1]"])
+        #expect(settings.resolve == ["a1.example:8080:127.0.0.1", "b.example:443:[::1]"])
     }
 
     @Test func allInvalidVariablesAreReportedTogether() {
