@@ -52,7 +52,10 @@ struct ThumbnailImageTests {
         return Dictionary(uniqueKeysWithValues: rows.map { ($0["title"] ?? "", $0["image_url"]) })
     }
 
-    @Test func pageImageReplacesTheThumbnailAndTheThumbnailStaysOtherwise() async throws {
+    /// The farm above, a fresh database with one source reading it, and a fetcher that reaches it.
+    static func withThumbsSource(
+        _ body: (_ base: String, TestDatabase, ArticleStore, HTTPFetcher) async throws -> Void
+    ) async throws {
         let baseBox = BaseBox()
         let server = try Self.server(base: { baseBox.value })
         defer { server.stop() }
@@ -64,6 +67,12 @@ struct ThumbnailImageTests {
             let (store, _) = try await Seed.store(database, sources: [definition])
             let fetcher = EnrichedPassTests.newsFetcher(port: server.port)
             defer { fetcher.shutdown() }
+            try await body(base, database, store, fetcher)
+        }
+    }
+
+    @Test func pageImageReplacesTheThumbnailAndTheThumbnailStaysOtherwise() async throws {
+        try await Self.withThumbsSource { base, database, store, fetcher in
             var pass = IngestPass(store: store, fetcher: fetcher, logger: TestDatabase.logger)
             pass.enricher = Enricher(fetcher: fetcher, logger: TestDatabase.logger)
             let outcome = try #require(try await pass.run(sources: try await store.dueSources()).outcomes.first)
@@ -82,17 +91,7 @@ struct ThumbnailImageTests {
 
     /// Rows stored before image_url took the thumbnail: the next image backfill fills them.
     @Test func backfillGivesOlderRowsTheirThumbnail() async throws {
-        let baseBox = BaseBox()
-        let server = try Self.server(base: { baseBox.value })
-        defer { server.stop() }
-        let base = "http://news.pulse-test.example:\(server.port)"
-        baseBox.value = base
-        try await TestDatabase.with { database in
-            var definition = Seed.source("thumbs", language: "pt")
-            definition.feedURL = "\(base)/feed.xml"
-            let (store, _) = try await Seed.store(database, sources: [definition])
-            let fetcher = EnrichedPassTests.newsFetcher(port: server.port)
-            defer { fetcher.shutdown() }
+        try await Self.withThumbsSource { base, database, store, fetcher in
             _ = try await IngestPass(store: store, fetcher: fetcher, logger: TestDatabase.logger)
                 .run(sources: try await store.dueSources())
             // As an earlier release stored them; story 3's og:image attempts are already used up.
