@@ -117,7 +117,7 @@ public struct Enricher: Sendable {
             let response = try await fetcher.fetch(FetchRequest(url: target.url, kind: .page,
                                                                  maxBodyBytes: settings.pageBodyLimit))
             let maxTextLength = settings.maxContentLength
-            let analysis = try await OffPool.run {
+            let analysis = try await OffPool.run(gate: OffPool.pageSlots) {
                 try PageAnalysis.analyze(
                     page: response.body, contentType: response.contentType, pageURL: response.finalURL,
                     title: target.title, summary: target.summary, configuredLanguage: target.configuredLanguage,

@@ -16,7 +16,37 @@ public enum OffPool {
         func take() -> CheckedContinuation<T, any Error>? { continuation.withLock { $0.take() } }
     }
 
-    public static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    /// At most this many page analyses run at once (each may hold up to the parser's 256 MB);
+    /// the rest wait their turn without holding a thread. An abandoned analysis keeps its slot
+    /// until its thread really ends, so memory stays bounded during a drain too.
+    public static let pageSlots = Gate(slots: max(2, ProcessInfo.processInfo.activeProcessorCount))
+
+    public static func run<T: Sendable>(gate: Gate? = nil, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        guard let gate else { return try await start(work) }
+        try await gate.enter()
+        let release = ReleaseOnce(gate)
+        do {
+            return try await start {
+                release.started.store(true, ordering: .releasing)
+                defer { release() }
+                return try work()
+            }
+        } catch {
+            // Cancelled before the thread ran the work: nothing else will give the slot back.
+            if !release.started.load(ordering: .acquiring) { release() }
+            throw error
+        }
+    }
+
+    private final class ReleaseOnce: Sendable {
+        let gate: Gate
+        let started = Atomic<Bool>(false)
+        let released = Atomic<Bool>(false)
+        init(_ gate: Gate) { self.gate = gate }
+        func callAsFunction() { if !released.exchange(true, ordering: .acquiringAndReleasing) { gate.leave() } }
+    }
+
+    private static func start<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         let slot = Slot<T>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
@@ -35,5 +65,57 @@ public enum OffPool {
         } onCancel: {
             slot.take()?.resume(throwing: Abandoned())
         }
+    }
+}
+
+/// A counting semaphore for async callers: FIFO, and a cancelled waiter leaves the queue.
+public final class Gate: Sendable {
+    private struct State {
+        var free: Int
+        var waiters: [(id: UUID, continuation: CheckedContinuation<Void, any Error>)] = []
+    }
+    private let state: Mutex<State>
+
+    public init(slots: Int) { state = Mutex(State(free: max(1, slots))) }
+
+    func enter() async throws {
+        let id = UUID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                // Task.isCancelled is set before the cancellation handler runs, so checked under
+                // the lock it cannot miss a handler that ran before this waiter was queued.
+                let admitted = state.withLock { state -> Bool? in
+                    if Task.isCancelled { return nil }
+                    if state.free > 0, state.waiters.isEmpty {
+                        state.free -= 1
+                        return true
+                    }
+                    state.waiters.append((id, continuation))
+                    return false
+                }
+                switch admitted {
+                case true?: continuation.resume()
+                case nil: continuation.resume(throwing: OffPool.Abandoned())
+                default: break
+                }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters.remove(at: index).continuation
+            }
+            waiter?.resume(throwing: OffPool.Abandoned())
+        }
+    }
+
+    func leave() {
+        let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+            if state.waiters.isEmpty {
+                state.free += 1
+                return nil
+            }
+            return state.waiters.removeFirst().continuation
+        }
+        next?.resume()
     }
 }

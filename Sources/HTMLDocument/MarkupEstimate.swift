@@ -32,6 +32,9 @@ enum MarkupEstimate {
         "table", "hr", "xmp", "li", "dd", "dt", "td", "th", "tr", "caption", "button",
     ]
 
+    static let tableCells: Set<String> = ["td", "th", "caption"]
+    static let documentTags: Set<String> = ["html", "head", "body"]
+
     static func check(_ bytes: [UInt8], limits: HTMLParseLimits) throws {
         var scanner = TagScanner(bytes: bytes, end: bytes.count, readAttributes: false)
         var elements = 0
@@ -48,6 +51,9 @@ enum MarkupEstimate {
         var poppable = 0
         var offStack = 0
         var reopened = 0
+        // Formatting elements opened before any container (straight in <body>) are ancestors of
+        // everything after them: nothing pops them, so they are never re-opened.
+        var containerSeen = false
         // An end tag with no open element of its name is ignored by the parser: it must not
         // lower the depth (`<div></i>` repeated nests as deep as `<div>` alone).
         var openByName: [String: Int] = [:]
@@ -68,6 +74,9 @@ enum MarkupEstimate {
                         openFormatting[tag.name] = open - 1
                         if poppable > 0 { poppable -= 1 } else if offStack > 0 { offStack -= 1 }
                     }
+                } else if tableCells.contains(tag.name) {
+                    offStack = 0
+                    poppable = 0
                 } else if !flatTags.contains(tag.name) {
                     offStack += poppable
                     poppable = 0
@@ -80,13 +89,19 @@ enum MarkupEstimate {
                 if reopened > limits.maxReopenedElements {
                     throw HTMLDocumentError.tooManyReopenedElements(limit: limits.maxReopenedElements)
                 }
-                if blockStarts.contains(tag.name) {
+                if tableCells.contains(tag.name) {
+                    // A cell inserts a marker and closing it clears the list back to the marker.
+                    offStack = 0
+                    poppable = 0
+                } else if blockStarts.contains(tag.name) {
                     offStack = poppable
                     poppable = 0
                 }
                 if formattingTags.contains(tag.name) {
                     openFormatting[tag.name, default: 0] += 1
-                    poppable += 1
+                    if containerSeen { poppable += 1 }
+                } else if !documentTags.contains(tag.name) {
+                    containerSeen = true
                 }
             }
             if flatTags.contains(tag.name) {

@@ -96,3 +96,16 @@ struct HostileMarkupTests {
         #expect(HTMLDocumentError.parserMemoryExceeded(limitBytes: 268_435_456).description.contains("256 MB"))
     }
 }
+
+/// Sloppy but ordinary pages must not look like the re-opening attack.
+struct SloppyMarkupTests {
+    @Test func unclosedFontsAtTheTopDoNotCountAsReopened() throws {
+        let html = "<body>" + String(repeating: "<font face=x>", count: 40) + (0..<20_000).map { "<p>para \($0)" }.joined()
+        #expect(try HTMLDocument.parse(html: html).elements(named: "p").count == 20_000)
+    }
+
+    @Test func unclosedFormattingInTableCellsIsClearedAtEachCell() throws {
+        let html = "<table>" + (0..<500).map { _ in "<tr><td><font color=red>a<td><b>b" }.joined() + "</table>"
+        #expect(try HTMLDocument.parse(html: html).elements(named: "td").count == 1_000)
+    }
+}

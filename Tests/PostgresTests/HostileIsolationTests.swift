@@ -119,4 +119,21 @@ struct HostileIsolationTests {
         release.signal()
         #expect(try await OffPool.run { 7 } == 7)
     }
+
+    /// Page analyses wait for one of a few slots (memory stays bounded); a waiter cancelled by the
+    /// drain leaves the queue, and every slot comes back.
+    @Test func pageSlotsBoundConcurrencyAndSurviveCancellation() async throws {
+        let gate = Gate(slots: 1)
+        let release = DispatchSemaphore(value: 0)
+        let (started, running) = AsyncStream<Void>.makeStream()
+        let holder = Task { try await OffPool.run(gate: gate) { () -> Int in running.yield(); release.wait(); return 1 } }
+        for await _ in started { break }
+        let waiter = Task { try await OffPool.run(gate: gate) { 2 } }
+        waiter.cancel()
+        let outcome = await waiter.result
+        #expect(throws: OffPool.Abandoned.self) { try outcome.get() }
+        release.signal()
+        #expect(try await holder.value == 1)
+        #expect(try await OffPool.run(gate: gate) { 3 } == 3)
+    }
 }
