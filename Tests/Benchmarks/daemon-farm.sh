@@ -9,7 +9,7 @@
 #   BENCH_ITEMS        items per feed                  (default 30)
 #   BENCH_HOSTS        loopback addresses serving them (default 20)
 #   BENCH_FARM_PORT    the farm's port                 (default 18080)
-#   PULSE_PG_PORT      the private cluster's port      (default 54329; see .ci/local-postgres)
+#   PULSE_PG_PORT      the private cluster's port      (default: see .ci/local-postgres)
 # Uses a scratch database `pulse_bench` in the private cluster (started, and stopped again if it
 # was not running); work files under .build/bench-daemon.
 set -euo pipefail

@@ -43,12 +43,12 @@ struct PolitenessIntegrationTests {
             }
             try await group.waitForAll()
         }
+        // Every spaced request still completes. The spacing itself is asserted with explicit
+        // instants in HostLimiterTests.spacesStartsByRate: measured here from server arrival times
+        // it depended on connection set-up delays on a loaded machine (1 failure in 16 runs of
+        // `make test`, the first request arriving 130 ms late).
         let arrivals = server.stats.withLock { $0.arrivals }.sorted()
         #expect(arrivals.count == 4)
-        // A lower bound only: three gaps of 200 ms, less slack for connection set-up jitter.
-        if let first = arrivals.first, let last = arrivals.last {
-            #expect(last - first >= .milliseconds(450))
-        }
     }
 
     @Test func lowSpeedTransferIsAborted() async throws {
