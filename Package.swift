@@ -135,6 +135,7 @@ let package = Package(
         .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig"]),
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
         .testTarget(name: "WebTextTests", dependencies: ["WebText"]),
+        .testTarget(name: "PulseModelTests", dependencies: ["PulseModel"]),
         // Everything that needs the real PostgreSQL, including `--once` end to end.
         .testTarget(name: "PostgresTests", dependencies: [
             "Postgres", "Migrations", "ArticleStore", "PulseModel", "Ingestion", "HTTPFetcher",

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Postgres
 import PulseModel
+import Synchronization
 
 /// What one batch insert did.
 public struct InsertOutcome: Sendable, Equatable {
@@ -30,10 +31,30 @@ public struct ArticleStore: Sendable {
     public let connection: PostgresConnection
     /// Rows per INSERT statement (each statement is its own transaction).
     public var chunkSize: Int
+    /// Sessions the article inserts take turns on (`connection` among them). Each insert is a
+    /// statement of its own, so they need no common session; with more than one, PostgreSQL
+    /// computes one source's search vectors and index entries while another's are sent, instead
+    /// of every source of the daemon queueing behind the same backend.
+    public let insertLanes: [PostgresConnection]
+    private let nextLane = LaneCounter()
+    let logger: Logger
+    /// Set when the role may not create temporary tables: inserts then send JSON (see ArticleStaging).
+    let stagingRefused = RefusalFlag()
 
-    public init(connection: PostgresConnection, chunkSize: Int = 250) {
+    /// `extraInsertConnections` more sessions, opened on first use with `connection`'s settings.
+    public init(connection: PostgresConnection, chunkSize: Int = 250, extraInsertConnections: Int = 0,
+                logger: Logger = Logger(label: "pulse.store")) {
         self.connection = connection
         self.chunkSize = max(1, chunkSize)
+        self.logger = logger
+        self.insertLanes = [connection] + (0..<max(0, extraInsertConnections)).map { _ in
+            PostgresConnection(settings: connection.settings, logger: logger)
+        }
+    }
+
+    /// Closes the extra insert sessions (the main connection is the caller's).
+    public func closeInsertLanes() async {
+        for lane in insertLanes.dropFirst() { await lane.close() }
     }
 
     /// Inserts new articles for one source, ON CONFLICT (url_hash) DO NOTHING, in chunks. A lost
@@ -57,14 +78,11 @@ public struct ArticleStore: Sendable {
                 if seen.insert(row.urlHash).inserted { rows.append(row) } else { outcome.duplicates += 1 }
             }
         }
-        let encoder = JSONEncoder()
         var start = 0
         while start < rows.count {
-            let chunk = Array(rows[start..<min(start + chunkSize, rows.count)])
-            let payload = String(decoding: try encoder.encode(chunk), as: UTF8.self)
-            let returned = try await connection.withReconnect(label: "insert articles") { db in
-                try db.query(Self.insertSQL, [payload, source.id], label: "insert articles").rows
-            }
+            let chunk = rows[start..<min(start + chunkSize, rows.count)]
+            let lane = insertLanes[nextLane.next() % insertLanes.count]
+            let returned = try await insertChunk(chunk, sourceID: source.id, on: lane)
             let byHash = Dictionary(chunk.map { ($0.urlHash, $0) }, uniquingKeysWith: { first, _ in first })
             for row in returned {
                 guard let id = row["id"], let hash = row["url_hash"], let article = byHash[hash] else { continue }
@@ -77,26 +95,6 @@ public struct ArticleStore: Sendable {
         }
         return outcome
     }
-
-    /// The source and category columns come from the live rows, in the same statement.
-    static let insertSQL = """
-        INSERT INTO public.articles (
-            title, summary, content, url, url_hash, image_url, thumbnail_url, author, published_at,
-            media_type, media_url, media_duration, media_mime_type, language, language_detected,
-            source_id, category_id, source_name, source_slug, category_name, category_slug)
-        SELECT r.title, r.summary, r.content, r.url, r.url_hash, r.image_url, r.thumbnail_url, r.author,
-               r.published_at, r.media_type, r.media_url, r.media_duration, r.media_mime_type, r.language,
-               r.language_detected, s.id, s.category_id, s.name, s.slug, c.name, c.slug
-        FROM jsonb_to_recordset($1::jsonb) AS r(
-                title text, summary text, content text, url text, url_hash text, image_url text,
-                thumbnail_url text, author text, published_at timestamptz, media_type text,
-                media_url text, media_duration integer, media_mime_type text, language text,
-                language_detected boolean)
-        JOIN public.sources s ON s.id = $2::uuid
-        LEFT JOIN public.categories c ON c.id = s.category_id
-        ON CONFLICT (url_hash) DO NOTHING
-        RETURNING id, url_hash
-        """
 
     /// Active sources whose interval has elapsed and whose circuit is closed, oldest fetch first.
     /// `slugs` narrows the set (`--source`); unknown slugs are the caller's to report.
@@ -132,4 +130,18 @@ public struct ArticleStore: Sendable {
                 """, [slug], label: "source by slug").rows.first.map(SourceRecord.init(row:))
         }
     }
+}
+
+/// Round-robin position over the insert lanes.
+final class LaneCounter: Sendable {
+    private let value = Atomic<Int>(0)
+    func next() -> Int { value.add(1, ordering: .relaxed).oldValue & Int.max }
+}
+
+/// A flag that is set once and stays set.
+final class RefusalFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .relaxed) }
+    /// True for the caller that set it first (that one logs).
+    func set() -> Bool { !value.exchange(true, ordering: .relaxed) }
 }

@@ -53,14 +53,39 @@ enum HostForms {
         return false
     }
 
+    /// `endsInNumber` on ASCII bytes: every stored URL's host passes here, so no String is built.
+    static func endsInNumber(ascii name: [UInt8]) -> Bool {
+        var end = name.count
+        if end > 0, name[end - 1] == UInt8(ascii: ".") { end -= 1 }
+        let start = name[..<end].lastIndex(of: UInt8(ascii: ".")).map { $0 + 1 } ?? 0
+        let last = name[start..<end]
+        guard !last.isEmpty else { return false }
+        if last.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return true }
+        if last.count >= 2, last[start] == UInt8(ascii: "0"), last[start + 1] | 0x20 == UInt8(ascii: "x") {
+            return last.dropFirst(2).allSatisfy(GoEscaping.isHex)
+        }
+        return false
+    }
+
+    /// `isDottedQuad` on ASCII bytes.
+    static func isDottedQuad(ascii name: [UInt8]) -> Bool {
+        let parts = name.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 4 else { return false }
+        return parts.allSatisfy { part in
+            guard !part.isEmpty, part.count <= 3, part.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+            if part.count > 1 && part.first == UInt8(ascii: "0") { return false }
+            return part.reduce(0) { $0 * 10 + Int($1 - 0x30) } <= 255
+        }
+    }
+
     /// True when the host is an IPv4 address in any form other than a plain dotted quad,
     /// including one spelled with full-width or other compatibility characters (NFKC folds
     /// `１２７．０．０．１` to `127.0.0.1`, and resolvers applying IDNA do the same).
     static func isObfuscatedIPv4(_ name: [UInt8]) -> Bool {
-        let text = String(decoding: name, as: UTF8.self)
         if name.allSatisfy({ $0 < 0x80 }) {
-            return endsInNumber(text) && !isDottedQuad(text)
+            return endsInNumber(ascii: name) && !isDottedQuad(ascii: name)
         }
+        let text = String(decoding: name, as: UTF8.self)
         let folded = text.precomposedStringWithCompatibilityMapping
             .replacingOccurrences(of: "\u{3002}", with: ".")  // ideographic full stop, an IDNA dot
         return endsInNumber(folded)

@@ -31,19 +31,32 @@ public struct DaemonSettings: Sendable {
     public var lease: Duration
     /// Longest sleep when nothing is due.
     public var idlePoll: Duration
-    /// Passes that may run at once. A pass ends only when its slowest source does (a stalled
-    /// server can hold one for the whole fetch timeout), so the next batch is claimed while
-    /// earlier ones finish instead of the whole daemon waiting on one feed.
+    /// Sources claimed and not yet finished, across all passes. New sources are claimed as
+    /// single sources finish, not when a whole pass does: a pass ends only with its slowest source
+    /// (a stalled server can hold one for the whole fetch timeout), and counting passes let four
+    /// stalled feeds idle the daemon (on the benchmark farm, the 1% slow feeds held the pass slots
+    /// for most of the cycle).
+    public var sourcesInFlight: Int
+    /// Passes that may be open at once (each holds a fetch_logs row until its last source ends).
     public var passesInFlight: Int
     public var makePass: @Sendable (ArticleStore) -> IngestPass
 
     public init(claimBatch: Int = 16, lease: Duration = .seconds(600), idlePoll: Duration = .seconds(30),
-                passesInFlight: Int = 4, makePass: @escaping @Sendable (ArticleStore) -> IngestPass) {
+                sourcesInFlight: Int? = nil, passesInFlight: Int = 16,
+                makePass: @escaping @Sendable (ArticleStore) -> IngestPass) {
         self.claimBatch = max(1, claimBatch)
         self.lease = lease
         self.idlePoll = idlePoll
+        self.sourcesInFlight = max(self.claimBatch, sourcesInFlight ?? 4 * self.claimBatch)
         self.passesInFlight = max(1, passesInFlight)
         self.makePass = makePass
+    }
+
+    /// How many sources to claim now: nil while fewer than half a batch of slots are free.
+    func claimLimit(sourcesRunning: Int, passesRunning: Int) -> Int? {
+        let free = sourcesInFlight - sourcesRunning
+        guard passesRunning < passesInFlight, free >= max(1, claimBatch / 2) else { return nil }
+        return min(free, claimBatch)
     }
 }
 
@@ -60,6 +73,8 @@ public final class IngestDaemon: Service, Sendable {
     private let nudged = Atomic<Bool>(false)
     /// Passes started and not yet finished.
     private let running = Atomic<Int>(0)
+    /// Sources claimed whose outcome is not in yet.
+    private let sourcesRunning = Atomic<Int>(0)
     /// Passes that failed on the database since the loop last looked (it backs off).
     private let passFailures = Atomic<Int>(0)
 
@@ -95,7 +110,8 @@ public final class IngestDaemon: Service, Sendable {
         await withDiscardingTaskGroup { group in
             while !stop.isStopped {
                 let current = settings.withLock { $0 }
-                if running.load(ordering: .acquiring) >= current.passesInFlight {
+                guard let limit = current.claimLimit(sourcesRunning: sourcesRunning.load(ordering: .acquiring),
+                                                     passesRunning: running.load(ordering: .acquiring)) else {
                     await sleep(.milliseconds(20))
                     continue
                 }
@@ -104,7 +120,7 @@ public final class IngestDaemon: Service, Sendable {
                     continue
                 }
                 do {
-                    let claimed = try await store.claimDueSources(workerID: workerID, limit: current.claimBatch,
+                    let claimed = try await store.claimDueSources(workerID: workerID, limit: limit,
                                                                   lease: current.lease)
                     failures = 0
                     if !ready {
@@ -120,11 +136,20 @@ public final class IngestDaemon: Service, Sendable {
                         continue
                     }
                     running.add(1, ordering: .releasing)
+                    sourcesRunning.add(claimed.count, ordering: .releasing)
                     let pass = current.makePass(store)
                     group.addTask { [self] in
-                        defer { running.subtract(1, ordering: .releasing) }
+                        let reported = ReportedCount()
+                        defer {
+                            running.subtract(1, ordering: .releasing)
+                            // Sources a failed or interrupted pass never reported free their slots here.
+                            sourcesRunning.subtract(claimed.count - reported.value, ordering: .releasing)
+                        }
                         do {
-                            let summary = try await pass.run(sources: claimed, stop: stop)
+                            let summary = try await pass.run(sources: claimed, stop: stop) { [self] _ in
+                                reported.increment()
+                                sourcesRunning.subtract(1, ordering: .releasing)
+                            }
                             observer.passFinished(summary, claimed: claimed.count)
                         } catch {
                             observer.databaseProblem(error)
@@ -174,4 +199,11 @@ public final class IngestDaemon: Service, Sendable {
             try? await Task.sleep(for: min(left, .milliseconds(500)))
         }
     }
+}
+
+/// Outcomes one pass has reported so far.
+private final class ReportedCount: Sendable {
+    private let count = Atomic<Int>(0)
+    var value: Int { count.load(ordering: .acquiring) }
+    func increment() { count.add(1, ordering: .releasing) }
 }

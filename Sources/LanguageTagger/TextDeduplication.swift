@@ -18,37 +18,39 @@ enum TextDeduplication {
 
     /// Cuts after ". ", "! ", "? " (and the full-width, Arabic and Devanagari stops) and at line
     /// breaks. Abbreviations cut too early only make a repeat harder to spot, never lose text.
-    /// Works on scalars: this runs on every stored article.
+    /// Scans the UTF-8 bytes (see TextScan): this runs on every stored article.
     static func sentences(of text: Substring) -> [Substring] {
-        var result: [Substring] = []
-        let scalars = text.unicodeScalars
-        var start = scalars.startIndex
-        var index = scalars.startIndex
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
-            let next = scalars.index(after: index)
-            let ends: Bool
-            switch scalar.value {
-            case 0x0A, 0x0D, 0x2028, 0x2029, 0x3002, 0xFF01, 0xFF1F, 0x061F, 0x0964: ends = true
-            case 0x2E, 0x21, 0x3F: ends = next == scalars.endIndex || scalars[next] == " " || scalars[next] == "\n"
-            default: ends = false
+        var cuts: [(start: Int, end: Int)] = []
+        TextScan.withBytes(text) { bytes in
+            var start = 0
+            TextScan.forEachScalar(bytes) { value, range in
+                let ends: Bool
+                switch value {
+                case 0x0A, 0x0D, 0x2028, 0x2029, 0x3002, 0xFF01, 0xFF1F, 0x061F, 0x0964: ends = true
+                case 0x2E, 0x21, 0x3F:
+                    ends = range.upperBound == bytes.count || bytes[range.upperBound] == 0x20 || bytes[range.upperBound] == 0x0A
+                default: ends = false
+                }
+                if ends {
+                    cuts.append(trimmedStart(bytes, start, range.upperBound))
+                    start = range.upperBound
+                }
             }
-            if ends {
-                append(text[start..<next], to: &result)
-                start = next
-            }
-            index = next
+            cuts.append(trimmedStart(bytes, start, bytes.count))
         }
-        append(text[start...], to: &result)
-        return result
+        let utf8 = text.utf8
+        return cuts.compactMap { cut in
+            guard cut.start < cut.end else { return nil }
+            let from = utf8.index(utf8.startIndex, offsetBy: cut.start)
+            return text[from..<utf8.index(from, offsetBy: cut.end - cut.start)]
+        }
     }
 
-    private static func append(_ sentence: Substring, to result: inout [Substring]) {
-        var slice = sentence
-        while let first = slice.unicodeScalars.first, first == " " || first == "\n" || first == "\t" || first == "\r" {
-            slice = Substring(slice.unicodeScalars.dropFirst())
-        }
-        if !slice.isEmpty { result.append(slice) }
+    /// The sentence's byte range without its leading spaces, tabs and line breaks.
+    private static func trimmedStart(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (start: Int, end: Int) {
+        var from = start
+        while from < end, bytes[from] == 0x20 || bytes[from] == 0x0A || bytes[from] == 0x09 || bytes[from] == 0x0D { from += 1 }
+        return (from, end)
     }
 
     static func normalized(_ sentence: Substring) -> String { TextKey.words(sentence) }

@@ -17,9 +17,11 @@ public actor PostgresConnection {
     private let logger: Logger
     /// Only touched from the actor's own thread, and by `deinit` once no reference is left;
     /// `nonisolated(unsafe)` only so that plain deinit may finish it (see there).
-    nonisolated(unsafe) private var handle: OpaquePointer?
+    nonisolated(unsafe) var handle: OpaquePointer?
     private var noticeSink: Unmanaged<NoticeSink>?
     private var transactionDepth = 0
+    /// Keys of the set-up steps this session has run (`once(_:)`); a new session starts empty.
+    var sessionSetUp: Set<String> = []
     /// The role the session writes as after set-up (`service_role` or the session user).
     public private(set) var currentRole: String = ""
 
@@ -109,6 +111,7 @@ public actor PostgresConnection {
         if let handle { PQfinish(handle) }
         handle = nil
         transactionDepth = 0
+        sessionSetUp = []
     }
 
     private func configureSession() throws {
@@ -152,16 +155,21 @@ public actor PostgresConnection {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
             return QueryResult(result)
         default:
-            if PQstatus(handle) != CONNECTION_OK {
-                throw PostgresError(kind: .connectionLost, statement: label, message: errorText(handle))
-            }
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
-            let detail = PQresultErrorField(result, Int32(UInt8(ascii: "D"))).map { String(cString: $0) }
-            var message = primary ?? errorText(handle)
-            if let detail { message += " (\(detail))" }
-            throw PostgresError(kind: .server, statement: label, sqlState: state, message: scrub(message, quotedOnly: true))
+            throw failure(result, handle, label: label)
         }
+    }
+
+    /// The error for a failed result: the connection's loss, or the server's message and SQLSTATE.
+    func failure(_ result: OpaquePointer?, _ handle: OpaquePointer, label: String) -> PostgresError {
+        if result == nil || PQstatus(handle) != CONNECTION_OK {
+            return PostgresError(kind: .connectionLost, statement: label, message: errorText(handle))
+        }
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+        let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+        let detail = PQresultErrorField(result, Int32(UInt8(ascii: "D"))).map { String(cString: $0) }
+        var message = primary ?? errorText(handle)
+        if let detail { message += " (\(detail))" }
+        return PostgresError(kind: .server, statement: label, sqlState: state, message: scrub(message, quotedOnly: true))
     }
 
     /// Runs a script of several statements without parameters (migrations only: its text is ours,
@@ -174,13 +182,7 @@ public actor PostgresConnection {
         defer { PQclear(result) }
         let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
-            if result == nil || PQstatus(handle) != CONNECTION_OK {
-                throw PostgresError(kind: .connectionLost, statement: label, message: errorText(handle))
-            }
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
-            throw PostgresError(kind: .server, statement: label, sqlState: state,
-                                message: scrub(primary ?? errorText(handle), quotedOnly: true))
+            throw failure(result, handle, label: label)
         }
     }
 

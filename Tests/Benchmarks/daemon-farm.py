@@ -152,7 +152,11 @@ def main():
         daemon = subprocess.Popen([args.binary, "--config", config, "--allow-networks", "127.0.0.0/8",
                                    "--metrics-address", f"127.0.0.1:{args.metrics_port}", "--log-level", "warning"],
                                   env=env, stdout=log, stderr=log)
+        launched = time.time()
         cold = run_cycle("cold", args, url, daemon, 0)
+        first, last = (float(v) for v in psql(url, "SELECT extract(epoch FROM min(created_at)), "
+                                                   "extract(epoch FROM max(created_at)) FROM public.articles").split("|"))
+        cold["rows_span"] = (first - launched, last - launched)
         rows_after_cold = cold["inserted"]
         peak_after_cold = rss_kb(daemon.pid, "VmHWM")
         time.sleep(args.idle_seconds)
@@ -187,6 +191,10 @@ def main():
         print(f"{cycle['name']:<6} {cycle['wall']:>7.1f} {args.feeds / cycle['wall']:>10.1f} {cycle['inserted']:>9} "
               f"{cycle['inserted'] / cycle['wall']:>11.0f} {per_k:>13.3f} "
               f"{by.get('200', 0):>7}/{by.get('304', 0)}/{by.get('500', 0)}")
+    print(f"cold cycle: first row stored {cold['rows_span'][0]:.1f} s after the daemon started (source sync, "
+          f"first fetches), last row at {cold['rows_span'][1]:.1f} s; inserting took "
+          f"{cold['rows_span'][1] - cold['rows_span'][0]:.1f} s = "
+          f"{cold['inserted'] / max(cold['rows_span'][1] - cold['rows_span'][0], 0.001):.0f} rows/s")
     print(f"warm cycle: {changed} feeds published 5 new items each; the rest could answer 304 "
           f"(HTTP counts include retries of the failing feeds)")
     print(f"RSS: peak {peak / 1024:.1f} MB (after the cold cycle {peak_after_cold / 1024:.1f} MB), "

@@ -66,11 +66,12 @@ struct OncePassTests {
         return formatter.string(from: date)
     }
 
-    static func fetcher() -> HTTPFetcher {
+    static func fetcher(_ adjust: (inout FetcherConfiguration) -> Void = { _ in }) -> HTTPFetcher {
         var configuration = FetcherConfiguration()
         configuration.allowLoopbackForTesting = true
         configuration.perHostConnections = 8
         configuration.perHostRequestsPerSecond = 0
+        adjust(&configuration)
         return HTTPFetcher(configuration: configuration)
     }
 

@@ -1,0 +1,101 @@
+import ArticleStore
+@testable import Daemon
+import Dispatch
+import Foundation
+import HTTPFetcher
+import Ingestion
+import LoopbackHTTPServer
+import Postgres
+import Scheduler
+import Synchronization
+import Testing
+
+/// The daemon claims new sources as single sources finish: a stalled feed holds its own slot,
+/// never its whole batch's.
+@Suite(.tags(.integration))
+struct DaemonAdmissionTests {
+    @Test func claimLimitCountsSourcesNotPasses() {
+        let settings = DaemonSettings(claimBatch: 8, sourcesInFlight: 32, passesInFlight: 16) { _ in
+            fatalError("not used")
+        }
+        #expect(settings.claimLimit(sourcesRunning: 0, passesRunning: 0) == 8)
+        #expect(settings.claimLimit(sourcesRunning: 27, passesRunning: 5) == 5)
+        #expect(settings.claimLimit(sourcesRunning: 29, passesRunning: 5) == nil)   // 3 free: under half a batch
+        #expect(settings.claimLimit(sourcesRunning: 0, passesRunning: 16) == nil)
+        let defaults = DaemonSettings(claimBatch: 4) { _ in fatalError("not used") }
+        #expect(defaults.sourcesInFlight == 16)
+    }
+
+    /// Held server side until the test lets go (bounded, so a failing test cannot hang).
+    final class Gate: Sendable {
+        let semaphore = DispatchSemaphore(value: 0)
+        let inside = Atomic<Int>(0)
+        func hold() {
+            inside.add(1, ordering: .relaxed)
+            _ = semaphore.wait(timeout: .now() + 100)
+            inside.subtract(1, ordering: .relaxed)
+        }
+    }
+
+    @Test func aStalledFeedDoesNotHoldBackTheOthers() async throws {
+        let now = Date()
+        let feeds = try OncePassTests.feedServer(now: now)
+        defer { feeds.stop() }
+        let gate = Gate()
+        let stalled = try LoopbackHTTPServer(routes: ["/stall.xml": { _, connection, _ in
+            gate.hold()
+            connection.respond(200, headers: [("Content-Type", "application/rss+xml")],
+                               body: Array(OncePassTests.rss(number: 1, now: now).utf8))
+        }])
+        defer { stalled.stop() }
+        try await TestDatabase.with { database in
+            var definitions = [Seed.source("a-stall")]
+            definitions[0].feedURL = "\(stalled.base)/stall.xml"
+            for number in 1...9 {
+                var source = Seed.source("feed-\(number)")
+                source.feedURL = "\(feeds.base)/feeds/\(number + 100).xml"
+                definitions.append(source)
+            }
+            let (store, _) = try await Seed.store(database, sources: definitions)
+            // Longer than the test's own deadline: the stall must not end as a client time-out.
+            let fetcher = OncePassTests.fetcher {
+                $0.totalTimeout = .seconds(120)
+                $0.lowSpeedTime = .seconds(120)
+            }
+            let policy = SchedulePolicy(minimumInterval: .seconds(3600), maximumInterval: .seconds(7200))
+            // Batches of two, four sources in flight: under pass counting, the stalled feed's
+            // batch would have kept its slots until the stall ended.
+            let settings = DaemonSettings(claimBatch: 2, lease: .seconds(60), idlePoll: .milliseconds(200),
+                                          sourcesInFlight: 4, passesInFlight: 16) { store in
+                var pass = IngestPass(store: store, fetcher: fetcher, concurrency: 2, logger: TestDatabase.logger)
+                pass.scheduling = PassScheduling(workerID: "admission", policy: policy)
+                return pass
+            }
+            let daemon = IngestDaemon(workerID: "admission", store: store, settings: settings,
+                                      observer: DaemonTests.CountingObserver(), logger: TestDatabase.logger)
+            let run = Task { try await daemon.run() }
+            let watcher = try await database.connect(serviceRole: false)
+            var fetched = 0
+            let deadline = Date().addingTimeInterval(45)
+            while Date() < deadline {
+                fetched = try await watcher.query("""
+                    SELECT count(*) FROM public.sources WHERE slug LIKE 'feed-%' AND last_fetched_at IS NOT NULL
+                    """, label: "progress").rows.first?.int("count") ?? 0
+                if fetched == 9 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let stillHeld = gate.inside.load(ordering: .relaxed)
+            let stallFinished = try await watcher.query("""
+                SELECT last_fetched_at IS NOT NULL AS finished FROM public.sources WHERE slug = 'a-stall'
+                """, label: "stall").rows.first?.bool("finished")
+            gate.semaphore.signal()
+            #expect(fetched == 9)
+            #expect(stillHeld == 1 && stallFinished == false, "the stalled feed ended before the others were fetched")
+            daemon.requestStop()
+            try await run.value
+            fetcher.shutdown()
+            await watcher.close()
+            await store.connection.close()
+        }
+    }
+}

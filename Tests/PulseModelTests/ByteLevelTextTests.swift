@@ -1,0 +1,162 @@
+import Testing
+@testable import PulseModel
+
+/// StoredText and TextKey work on UTF-8 bytes for speed. These tests hold them to the plain
+/// scalar-by-scalar definitions they replaced (written out below as the reference), on random
+/// strings built from the characters each rule treats specially.
+@Suite struct ByteLevelTextTests {
+    /// Controls, bidi controls, the kept marks, zero-width and BOM, every kind of whitespace,
+    /// line breaks, 2-, 3- and 4-byte letters, combining marks, upper case, digits, punctuation.
+    static let alphabet: [Unicode.Scalar] = [
+        "a", "B", "z", "0", "9", " ", " ", "\n", "\n", "\t", "\r", "\u{0B}", "\u{0C}", "\u{00}", "\u{1F}",
+        "\u{7F}", "\u{85}", "\u{9F}", "\u{A0}", "\u{1680}", "\u{2000}", "\u{200A}", "\u{200B}", "\u{200D}",
+        "\u{200E}", "\u{200F}", "\u{061C}", "\u{2028}", "\u{2029}", "\u{202A}", "\u{202E}", "\u{202F}",
+        "\u{205F}", "\u{2066}", "\u{2069}", "\u{3000}", "\u{FEFF}", "\u{FFFD}", "\u{FFFE}", "\u{FFFF}",
+        "é", "É", "ß", "İ", "Σ", "ж", "Ж", "א", "٣", "中", "ア", "\u{0301}", "😀", "𝔸", ".", ",", "!", "?",
+        "-", "'", "\u{3002}",
+    ]
+
+    static func randomText(_ generator: inout some RandomNumberGenerator) -> String {
+        var scalars = String.UnicodeScalarView()
+        for _ in 0..<Int.random(in: 0...40, using: &generator) {
+            scalars.append(alphabet.randomElement(using: &generator)!)
+        }
+        return String(scalars)
+    }
+
+    @Test func storedTextMatchesTheScalarDefinition() {
+        var generator = SplitMix(seed: 20261125)
+        for _ in 0..<5_000 {
+            let text = Self.randomText(&generator)
+            #expect(StoredText.clean(text) == Reference.clean(text), "clean \(text.debugDescription)")
+            #expect(StoredText.clean(text, keepNewlines: true) == Reference.clean(text, keepNewlines: true),
+                    "clean keeping newlines \(text.debugDescription)")
+            #expect(StoredText.foldWhitespace(text) == Reference.foldWhitespace(text), "fold \(text.debugDescription)")
+            for limit in [3, 12, 1000] {
+                #expect(StoredText.singleLine(text, limit: limit) == Reference.singleLine(text, limit: limit),
+                        "singleLine \(limit) \(text.debugDescription)")
+                #expect(StoredText.multiLine(text, limit: limit) == Reference.multiLine(text, limit: limit),
+                        "multiLine \(limit) \(text.debugDescription)")
+            }
+        }
+    }
+
+    @Test func textKeyMatchesTheScalarDefinition() {
+        var generator = SplitMix(seed: 7)
+        for _ in 0..<5_000 {
+            let text = Self.randomText(&generator)
+            #expect(TextKey.words(text) == Reference.words(text), "\(text.debugDescription)")
+            #expect(TextKey.words(text.dropFirst()) == Reference.words(text.dropFirst()))
+        }
+    }
+
+    /// The hard-coded White_Space list and the lower-casing shortcut against Unicode's tables.
+    @Test func shortcutsAgreeWithTheUnicodeProperties() {
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            #expect(StoredText.isWhitespace(value) == scalar.properties.isWhitespace, "U+\(String(value, radix: 16))")
+            let lower = scalar.properties.lowercaseMapping
+            #expect(scalar.properties.changesWhenLowercased == (lower != String(scalar)), "U+\(String(value, radix: 16))")
+        }
+    }
+
+    @Test func examples() {
+        #expect(StoredText.multiLine("  p1 \t x\n \n\n\u{202E}\np2\r\n  p3  \n\n", limit: 100) == "p1 x\n\np2\np3")
+        #expect(StoredText.singleLine("\u{FEFF} Zurück\u{200B} \u{3000}nach\u{0B}hause\n", limit: 100) == "Zurück nachhause")
+        #expect(StoredText.singleLine("שלום 2024!\u{200F}", limit: 100) == "שלום 2024!\u{200F}")
+        #expect(TextKey.words("Die STRASSE, ΣΟΦΊΑ — 中文!") == "die strasse σοφία 中文")
+    }
+}
+
+/// The scalar-by-scalar definitions (the previous implementation), kept as the tests' oracle.
+private enum Reference {
+    static func clean(_ text: String, keepNewlines: Bool = false) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if StoredText.isForbidden(scalar) {
+                if scalar == "\n" || scalar == "\t" || scalar == "\r" {
+                    scalars.append(keepNewlines && scalar != "\r" ? scalar : " ")
+                }
+                continue
+            }
+            scalars.append(scalar)
+        }
+        return String(scalars)
+    }
+
+    static func singleLine(_ text: String, limit: Int) -> String? {
+        cap(foldWhitespace(clean(text)), limit: limit)
+    }
+
+    static func multiLine(_ text: String, limit: Int) -> String? {
+        let lines = clean(text, keepNewlines: true).split(separator: "\n", omittingEmptySubsequences: false)
+        var result: [String] = []
+        var blank = false
+        for line in lines {
+            let folded = foldWhitespace(String(line))
+            if folded.isEmpty {
+                blank = !result.isEmpty
+            } else {
+                if blank { result.append("") }
+                result.append(folded)
+                blank = false
+            }
+        }
+        return cap(result.joined(separator: "\n"), limit: limit)
+    }
+
+    static func cap(_ text: String, limit: Int) -> String? {
+        let trimmed = text.trimmingWhitespace()
+        guard !trimmed.isEmpty else { return nil }
+        guard trimmed.count > limit else { return trimmed }
+        var cut = trimmed.prefix(limit)
+        if let space = cut.lastIndex(where: { $0 == " " || $0 == "\n" }),
+           cut.distance(from: cut.startIndex, to: space) > limit / 2 {
+            cut = cut[..<space]
+        }
+        return String(cut).trimmingWhitespace()
+    }
+
+    static func foldWhitespace(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                pendingSpace = !result.isEmpty
+            } else {
+                if pendingSpace { result.append(" ") }
+                result.append(scalar)
+                pendingSpace = false
+            }
+        }
+        return String(result)
+    }
+
+    static func words<S: StringProtocol>(_ text: S) -> String {
+        var key = ""
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            guard scalar.properties.isAlphabetic || scalar.properties.numericType != nil else {
+                pendingSpace = true
+                continue
+            }
+            if pendingSpace && !key.isEmpty { key += " " }
+            pendingSpace = false
+            key += scalar.properties.lowercaseMapping
+        }
+        return key
+    }
+}
+
+/// A seeded generator, so a failure names a reproducible case.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
