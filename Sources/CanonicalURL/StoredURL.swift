@@ -56,8 +56,7 @@ public enum StoredURL {
 
     private static func literalHost(_ name: [UInt8]) -> String? {
         if HostForms.isBracketedIPv6(name) { return String(decoding: name, as: UTF8.self).lowercased() }
-        let text = String(decoding: name, as: UTF8.self)
-        return HostForms.isDottedQuad(text) ? text : nil
+        return HostForms.isDottedQuad(ascii: name) ? String(decoding: name, as: UTF8.self) : nil
     }
 
     static func isControlOrBidi(_ scalar: Unicode.Scalar) -> Bool {

@@ -1,4 +1,5 @@
 import CCLD2
+import PulseModel
 
 /// How much of CLD2's answer to trust.
 public enum LanguageRule: String, Sendable, CaseIterable {
@@ -119,25 +120,29 @@ public enum LanguageTagger {
     static func cld2Bytes(_ text: String, maxBytes: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(text.utf8.count, maxBytes))
-        for scalar in text.unicodeScalars {
-            let width = UTF8.width(scalar)
-            guard bytes.count + width <= maxBytes else { break }
-            if isRejectedByCLD2(scalar) {
-                bytes.append(0x20)
-            } else {
-                bytes.append(contentsOf: scalar.utf8)
+        TextScan.withBytes(text) { whole in
+            // Only the start can fit (a body may be 200,000 characters): cut on a scalar boundary.
+            var end = min(whole.count, maxBytes)
+            while end < whole.count, whole[end] & 0xC0 == 0x80 { end -= 1 }
+            let source = UnsafeBufferPointer(rebasing: whole[..<end])
+            TextScan.forEachScalar(source) { value, range in
+                if isRejectedByCLD2(value) {
+                    bytes.append(0x20)
+                } else {
+                    bytes.append(contentsOf: source[range])
+                }
             }
         }
         return bytes
     }
 
-    private static func isRejectedByCLD2(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
+    private static func isRejectedByCLD2(_ value: UInt32) -> Bool {
+        switch value {
         case 0x09, 0x0A, 0x0D: false
         case 0x00...0x1F, 0x7F...0x9F: true
         // Noncharacters, spelled out: the property lookup per scalar was a hot spot at ingest.
         case 0xFDD0...0xFDEF: true
-        default: scalar.value & 0xFFFE == 0xFFFE
+        default: value & 0xFFFE == 0xFFFE
         }
     }
 }

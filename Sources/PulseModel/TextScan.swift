@@ -8,8 +8,12 @@ public enum TextScan {
     public static func transform<S: StringProtocol>(_ text: S, _ body: (UnsafeBufferPointer<UInt8>, inout [UInt8]) -> Void) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
-        withBytes(text) { body($0, &out) }
-        return String(decoding: out, as: UTF8.self)
+        let unchanged = withBytes(text) { bytes in
+            body(bytes, &out)
+            return out.elementsEqual(bytes)
+        }
+        // Most stored text is already clean (the parser sanitised it): keep the original storage.
+        return unchanged ? String(text) : String(decoding: out, as: UTF8.self)
     }
 
     @inlinable
