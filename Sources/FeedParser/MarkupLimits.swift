@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Attribute counts in markup, checked before libxml2 sees it: libxml2's duplicate-attribute
 /// check is quadratic in the attributes of one element, and it runs inside a single reader step
 /// where the CPU budget cannot be checked (200 000 attributes on one XHTML element took minutes).
@@ -11,8 +17,13 @@ enum MarkupLimits {
         var total = 0
         var index = 0
         let count = bytes.count
+        guard let base = bytes.baseAddress else { return nil }
         while index < count {
-            guard bytes[index] == 0x3C, index + 1 < count, isLetter(bytes[index + 1]) else { index += 1; continue }
+            // memchr to the next `<`: this runs over every document and every escaped-HTML field,
+            // and a byte loop over the text between tags was 6% of --dump-feed's time.
+            guard let hit = memchr(base + index, 0x3C, count - index) else { break }
+            index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            guard index + 1 < count, isLetter(bytes[index + 1]) else { index += 1; continue }
             index += 2
             var inTag = 0
             var quote: UInt8 = 0
