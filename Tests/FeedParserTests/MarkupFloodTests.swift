@@ -41,6 +41,22 @@ struct MarkupFloodTests {
         #expect(try parseString(xml).items.first?.summary == "Hello there")
     }
 
+    /// The attribute scan's worst shapes for its own work: a `<` every other byte (each one a
+    /// memchr hit that is not a tag) and a tag whose quote never closes (the inner loop runs to
+    /// the end once). Both are single linear passes over 4 MB; the documents then parse as usual.
+    @Test(.timeLimit(.minutes(1))) func attributeScanStaysLinearOnItsWorstShapes() throws {
+        // In CDATA the raw bytes carry the `<`s, so the whole-document scan meets them too.
+        let lessThans = "<![CDATA[" + String(repeating: "< ", count: 2_000_000) + "]]>"
+        let unclosed = "<![CDATA[<p a=\"" + String(repeating: "x ", count: 2_000_000) + "]]>"
+        for text in [lessThans, unclosed] {
+            let xml = """
+                <?xml version="1.0"?><rss version="2.0"><channel><title>f</title><item><title>e</title>\
+                <link>http://example.com/a</link><description>\(text)</description></item></channel></rss>
+                """
+            #expect(try parseString(xml).items.count == 1)
+        }
+    }
+
     @Test func refusalReadsAsOneLine() {
         let error = FeedParseError.markupTooComplex("item 1's text has more than 200000 attributes")
         #expect(error.description == "markup too complex: item 1's text has more than 200000 attributes")
