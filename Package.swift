@@ -136,6 +136,9 @@ let package = Package(
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
         .testTarget(name: "WebTextTests", dependencies: ["WebText"]),
         .testTarget(name: "PulseModelTests", dependencies: ["PulseModel"]),
+        .testTarget(name: "CommandLineParsingTests", dependencies: [
+            "pulse-ingest", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         // Everything that needs the real PostgreSQL, including `--once` end to end.
         .testTarget(name: "PostgresTests", dependencies: [
             "Postgres", "Migrations", "ArticleStore", "PulseModel", "Ingestion", "HTTPFetcher",

@@ -119,149 +119,46 @@ struct PulseIngest: AsyncParsableCommand {
         valueName: "host:port"))
     var metricsAddress: String?
 
-    func validate() throws {
-        let modes = [once, backfill, prune, migrate, checkConfig, dumpFeed, dumpArticle, statusMode].filter { $0 }.count
-        if modes > 1 {
-            throw ValidationError("choose one mode: --once, --backfill, --prune, --migrate, --check-config, --status, "
-                + "--dump-feed or --dump-article")
-        }
-        if json && !statusMode { throw ValidationError("--json goes with --status") }
-        if (dumpFeed || dumpArticle) && inputs.isEmpty && filesFrom == nil {
-            throw ValidationError("which document? give a path or URL, or --files-from")
-        }
-        if filesFrom != nil && !(dumpFeed || dumpArticle) { throw ValidationError("--files-from goes with --dump-feed or --dump-article") }
-        if let sourceLanguage {
-            guard dumpArticle else { throw ValidationError("--source-language goes with --dump-article") }
-            guard sourceLanguage.count == 2, sourceLanguage.allSatisfy({ $0.isASCII && $0.isLowercase }) else {
-                throw ValidationError("--source-language \(sourceLanguage): expected a two-letter ISO 639-1 code such as 'pt'")
-            }
-        }
-        if !(dumpFeed || dumpArticle) && !inputs.isEmpty {
-            throw ValidationError("unexpected argument '\(inputs[0])' (paths and URLs go with --dump-feed or --dump-article)")
-        }
-        if (pageURL != nil || textOnly) && !dumpArticle { throw ValidationError("--url and --text go with --dump-article") }
-        if outputDirectory != nil && !(dumpArticle && textOnly) { throw ValidationError("--out-dir goes with --dump-article --text") }
-        if let outputDirectory {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: outputDirectory, isDirectory: &isDirectory), isDirectory.boolValue
-            else { throw ValidationError("--out-dir \(outputDirectory): not an existing folder") }
-        }
-        if dryRun && !prune { throw ValidationError("--dry-run goes with --prune") }
-        if metricsAddress != nil && (once || backfill || prune || migrate || checkConfig || dumpFeed || dumpArticle || statusMode) {
-            throw ValidationError("--metrics-address goes with the service mode (no mode flag)")
-        }
-        if let metricsAddress {
-            do { _ = try MetricsAddress(parsing: metricsAddress) } catch {
-                throw ValidationError("--metrics-address \(metricsAddress): \(error)")
-            }
-        }
-        if !sourceSlugs.isEmpty && !(once || backfill) {
-            throw ValidationError("--source goes with --once or --backfill")
-        }
-        if backfill && sourceSlugs.count > 1 { throw ValidationError("--backfill takes at most one --source") }
-        if !["image", "content", "language", "all"].contains(backfillKind) {
-            throw ValidationError("--kind must be image, content, language or all, not '\(backfillKind)'")
-        }
-        if limit < 1 { throw ValidationError("--limit must be at least 1") }
-        if (baseURL != nil || contentType != nil) && !dumpFeed {
-            throw ValidationError("--base-url and --content-type go with --dump-feed")
-        }
+    /// The parsed values, for `Invocation` to check and run.
+    var invocation: Invocation {
+        Invocation(once: once, backfill: backfill, prune: prune, migrate: migrate, checkConfig: checkConfig,
+                   statusMode: statusMode, json: json, dumpFeed: dumpFeed, dumpArticle: dumpArticle, inputs: inputs,
+                   pageURL: pageURL, textOnly: textOnly, outputDirectory: outputDirectory, filesFrom: filesFrom,
+                   sourceLanguage: sourceLanguage, dryRun: dryRun, sourceSlugs: sourceSlugs,
+                   backfillKind: backfillKind, limit: limit, baseURL: baseURL, contentType: contentType,
+                   allowNetworks: allowNetworks, configPath: configPath, logLevel: logLevel, logFormat: logFormat,
+                   metricsAddress: metricsAddress)
     }
 
-    func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let level = environment["PULSE_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? logLevel
-        LoggingSetup.bootstrap(format: logFormat, level: level, runID: Self.newRunID(),
-                               options: .detect(environment: environment))
-        let logger = Logger(label: "pulse-ingest")
-        let networks = try allowedNetworks(logger: logger)
-        var inputs = inputs
-        if let filesFrom { inputs += try Self.readInputList(filesFrom) }
-        if dumpFeed {
-            let status = await DumpFeedMode(
-                inputs: inputs, baseURL: baseURL, contentType: contentType, options: FeedParserOptions(),
-                fetcherConfiguration: PulseConfiguration().fetcherConfiguration(
-                    userAgent: nil, allowedNetworks: networks)).run()
-            if status != 0 { throw ExitCode(status) }
-            return
-        }
-        if dumpArticle {
-            let status = await DumpArticleMode(
-                inputs: inputs, pageURL: pageURL, textOnly: textOnly, outputDirectory: outputDirectory,
-                sourceLanguage: sourceLanguage,
-                fetcherConfiguration: PulseConfiguration().fetcherConfiguration(userAgent: nil, allowedNetworks: networks)).run()
-            if status != 0 { throw ExitCode(status) }
-            return
-        }
-        let context = try RunContext(configPath: configPath, logger: logger)
+    func validate() throws { try invocation.validate() }
 
-        let status: Int32
-        if checkConfig {
-            status = CheckConfigMode(context: context).run()
-        } else if migrate {
-            status = await MigrateMode(context: context).run()
-        } else if once {
-            status = await OnceMode(context: context, slugs: sourceSlugs,
-                                    fetcherConfiguration: context.configuration.fetcherConfiguration(
-                                        userAgent: context.environment.userAgent, allowedNetworks: networks,
-                                        resolve: context.environment.resolve)).run()
-        } else if statusMode {
-            status = await StatusMode(context: context, json: json).run()
-        } else if prune {
-            status = await PruneMode(context: context, dryRun: dryRun).run()
-        } else if backfill {
-            let kinds: Set<BackfillKind> = backfillKind == "all"
-                ? Set(BackfillKind.allCases) : [BackfillKind(rawValue: backfillKind)!]
-            status = await BackfillMode(context: context, kinds: kinds, limit: limit, sourceSlug: sourceSlugs.first,
-                                        fetcherConfiguration: context.configuration.fetcherConfiguration(
-                                            userAgent: context.environment.userAgent, allowedNetworks: networks,
-                                        resolve: context.environment.resolve)).run()
-        } else {
-            status = await DaemonMode(context: context, allowedNetworks: networks,
-                                      metricsAddress: metricsAddress.flatMap { try? MetricsAddress(parsing: $0) }).run()
-        }
-        if status != 0 { throw ExitCode(status) }
-    }
+    func run() async throws { try await invocation.run() }
 
-    /// `--allow-networks`, else PULSE_ALLOW_NETWORKS: the only way to exempt ranges from the SSRF
-    /// guard, so it is logged loudly.
-    func allowedNetworks(logger: Logger) throws -> [CIDR] {
-        guard let text = allowNetworks ?? ProcessInfo.processInfo.environment["PULSE_ALLOW_NETWORKS"],
-              !text.isEmpty else { return [] }
-        guard let networks = CIDR.parseList(text) else {
-            throw ValidationError("--allow-networks / PULSE_ALLOW_NETWORKS: '\(text)' is not a comma-separated list of CIDRs")
-        }
-        logger.warning("SSRF guard relaxed by operator opt-in: fetching from these networks is allowed",
-                       metadata: ["networks": "\(networks.map(\.description).joined(separator: ","))"])
-        return networks
-    }
-
-    /// `--files-from`: one input per line, blank lines skipped; "-" reads standard input.
-    static func readInputList(_ path: String) throws -> [String] {
-        let data: Data?
-        if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            data = FileManager.default.contents(atPath: path)
-        }
-        guard let data else { throw ValidationError("--files-from \(path): cannot read the file") }
-        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
-    /// AsyncParsableCommand's own entry point, with many positional inputs kept away from the
-    /// parser (`PositionalSplit` says why).
+    /// The entry point: the common command lines skip ArgumentParser (`QuickCommandLine` says
+    /// why); the rest go to it, with many positional inputs kept away from it (`PositionalSplit`).
     static func main() async {
-        let split = PositionalSplit.split(Array(CommandLine.arguments.dropFirst()))
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        switch QuickCommandLine.parse(arguments) {
+        case .help:
+            print(QuickCommandLine.helpText)
+            return
+        case .run(let invocation):
+            await run(invocation)
+            return
+        case nil:
+            break
+        }
+        let split = PositionalSplit.split(arguments)
         do {
-            var command = try parseAsRoot(split.parse)
-            if var pulse = command as? PulseIngest, !split.extra.isEmpty {
-                pulse.inputs += split.extra
-                command = pulse
-            }
-            if var asyncCommand = command as? AsyncParsableCommand {
+            let command = try parseAsRoot(split.parse)
+            if let pulse = command as? PulseIngest {
+                var invocation = pulse.invocation
+                invocation.inputs += split.extra
+                await run(invocation)
+            } else if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
+                var command = command
                 try command.run()
             }
         } catch {
@@ -269,9 +166,15 @@ struct PulseIngest: AsyncParsableCommand {
         }
     }
 
-    /// Eight hex digits that tie together the lines of one run.
-    static func newRunID() -> String {
-        String(UInt32.random(in: .min ... .max), radix: 16)
+    /// An exit status ends the process as it is; other errors are explained by ArgumentParser.
+    private static func run(_ invocation: Invocation) async {
+        do {
+            try await invocation.run()
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch {
+            exit(withError: error)
+        }
     }
 }
 

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+@testable import pulse_ingest
+import Testing
+
+/// `QuickCommandLine` must read every command line it accepts exactly as ArgumentParser does, and
+/// leave to ArgumentParser every command line it is not sure of.
+@Suite struct QuickCommandLineTests {
+    /// ArgumentParser's reading, with the positionals `main` keeps from it put back.
+    static func viaArgumentParser(_ arguments: [String]) throws -> Invocation {
+        let split = PositionalSplit.split(arguments)
+        var invocation = try PulseIngest.parse(split.parse).invocation
+        invocation.inputs += split.extra
+        return invocation
+    }
+
+    static let accepted: [[String]] = [
+        ["--dump-feed", "feed.xml"],
+        ["--dump-feed", "a.xml", "b.xml", "https://example.com/feed", "--base-url", "https://example.com/"],
+        ["--dump-feed", "--content-type", "text/xml; charset=iso-8859-1", "a.xml"],
+        ["--dump-feed", "--files-from", "list.txt"],
+        ["a.xml", "--dump-feed", "b.xml"],
+        ["--dump-article", "page.html", "--url", "https://example.com/a", "--source-language", "pt"],
+        ["--dump-article", "--text", "p1.html", "p2.html"],
+        ["--check-config"],
+        ["--check-config", "--config", "feeds.yaml", "--log-format", "json", "--log-level", "debug"],
+        ["--once", "--source", "a", "--source", "b"],
+        ["--backfill", "--kind", "image", "--limit", "20", "--source", "slug"],
+        ["--prune", "--dry-run"],
+        ["--status", "--json"],
+        ["--migrate", "--config", "x.yaml"],
+        ["--config", "feeds.yaml", "--metrics-address", "127.0.0.1:9464", "--allow-networks", "10.0.0.0/8"],
+        [],
+        ["--dump-feed", ""],
+    ]
+
+    @Test(arguments: accepted)
+    func readsTheCommonShapesAsArgumentParserDoes(_ arguments: [String]) throws {
+        let quick = try #require(QuickCommandLine.parse(arguments, helpWidth: { 80 }),
+                                 "\(arguments) should be read without ArgumentParser")
+        #expect(quick == .run(try Self.viaArgumentParser(arguments)))
+    }
+
+    /// Unknown, repeated, `=`-joined, terminated, unconvertible or invalid: ArgumentParser decides.
+    static let declined: [[String]] = [
+        ["--dump-feed"],                                   // no input: validation error
+        ["--dump-feed", "--", "-odd-name.xml"],
+        ["--dump-feed", "-"],
+        ["--config=feeds.yaml"],
+        ["--once", "--once"],
+        ["--config", "a.yaml", "--config", "b.yaml"],
+        ["--limit", "many", "--backfill"],
+        ["--log-level", "loud"],
+        ["--log-format", "xml"],
+        ["--once", "--prune"],
+        ["--json"],
+        ["--verbose"],
+        ["-x"],
+        ["--config"],
+        ["--config", "--once"],
+        ["--version"],
+        ["--help", "--once"],
+        ["--experimental-dump-help"],
+        ["--dump-article", "p.html", "--source-language", "portuguese"],
+    ]
+
+    @Test(arguments: declined)
+    func leavesTheRestToArgumentParser(_ arguments: [String]) {
+        #expect(QuickCommandLine.parse(arguments, helpWidth: { 80 }) == nil)
+    }
+
+    @Test func helpIsArgumentParsersOwnAtEightyColumns() {
+        #expect(QuickCommandLine.parse(["--help"], helpWidth: { 80 }) == .help)
+        #expect(QuickCommandLine.parse(["-h"], helpWidth: { 80 }) == .help)
+        #expect(QuickCommandLine.parse(["--help"], helpWidth: { 120 }) == nil)
+        let rendered = PulseIngest.helpMessage(columns: 80)
+        #expect(QuickCommandLine.helpText == rendered,
+                "paste this into QuickCommandLine.helpText:\n\(rendered)")
+    }
+}
