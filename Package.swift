@@ -3,6 +3,9 @@
 // Data flows one way: config -> scheduler -> fetch -> parse -> enrich -> store.
 import PackageDescription
 
+/// Where Debian's libxml2-dev puts its headers (`pkg-config --cflags libxml-2.0`).
+let libxml2Headers = ["-I/usr/include/libxml2"]
+
 let package = Package(
     name: "pulse-ingest",
     platforms: [.macOS(.v15)],
@@ -24,8 +27,11 @@ let package = Package(
         .target(name: "CLazyLoad"),
         .target(name: "CCurl", dependencies: ["CLazyLoad"]),
         .target(name: "CLibPQ", dependencies: ["CLazyLoad"]),
-        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
-                       providers: [.apt(["libxml2-dev"])]),
+        // libxml2 is opened on first use too (CLibXML2Functions), so its headers are found by path
+        // rather than through pkg-config, whose `-lxml2` would load it at every start.
+        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", providers: [.apt(["libxml2-dev"])]),
+        .target(name: "CLibXML2Functions", dependencies: ["CLibXML2", "CLazyLoad"],
+                cSettings: [.unsafeFlags(libxml2Headers)]),
         .systemLibrary(name: "CGumbo", path: "Sources/CGumbo", pkgConfig: "gumbo",
                        providers: [.apt(["libgumbo-dev"])]),
 
@@ -43,9 +49,11 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // RSS/Atom with libxml2's streaming reader: formats, extensions, encodings, hostile-input guards.
-        .target(name: "FeedParser", dependencies: ["CLibXML2", "CanonicalURL", "WebText"]),
+        .target(name: "FeedParser", dependencies: ["CLibXML2", "CLibXML2Functions", "CanonicalURL", "WebText"],
+                swiftSettings: [.unsafeFlags(["-Xcc"] + libxml2Headers)]),
         // The one table of HTML named entities and the charset evidence shared by feeds and pages.
-        .target(name: "WebText", dependencies: ["CLibXML2"]),
+        .target(name: "WebText", dependencies: ["CLibXML2", "CLibXML2Functions"],
+                swiftSettings: [.unsafeFlags(["-Xcc"] + libxml2Headers)]),
         // libpq behind a small async API, one dedicated thread per connection.
         .target(name: "Postgres", dependencies: [
             "CLibPQ",

@@ -93,7 +93,7 @@ enum QuickCommandLine {
 
     /// The width ArgumentParser renders help for: COLUMNS, else the terminal's, else 80.
     static func terminalWidth() -> Int {
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap({ Int($0) }) { return columns }
+        if let columns = Invocation.environmentValue("COLUMNS").flatMap({ Int($0) }) { return columns }
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         return 80
