@@ -75,7 +75,7 @@ let package = Package(
         // gumbo run with counted allocations: abandoned past its memory or CPU budget.
         .target(name: "CGumboGuard", dependencies: ["CGumbo"]),
         // og:image and page metadata from the head, JSON-LD included.
-        .target(name: "OpenGraph", dependencies: ["HTMLDocument", "CanonicalURL", "WebText"]),
+        .target(name: "OpenGraph", dependencies: ["HTMLDocument", "CanonicalURL", "WebText", "PulseModel"]),
         // Mozilla Readability's algorithm on the gumbo tree, plus measured improvements.
         .target(name: "Readability", dependencies: ["HTMLDocument", "OpenGraph", "PulseModel"]),
         // The only C++ in the project: extern "C" forwarders over CLD2 (Debian libcld2-dev).
@@ -150,7 +150,7 @@ let package = Package(
         // Everything that needs the real PostgreSQL, including `--once` end to end.
         .testTarget(name: "PostgresTests", dependencies: [
             "Postgres", "Migrations", "ArticleStore", "PulseModel", "Ingestion", "HTTPFetcher",
-            "LoopbackHTTPServer", "Daemon", "Scheduler", "Enrichment",
+            "LoopbackHTTPServer", "Daemon", "Scheduler", "Enrichment", "HTMLDocument", "OpenGraph",
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["Fixtures"]),
     ]

@@ -34,14 +34,15 @@ public struct PageAnalysis: Sendable, Equatable {
             metadata = PageMetadata(title: article.title, byline: article.byline, excerpt: article.excerpt,
                                     siteName: article.siteName, publishedTime: article.publishedTime)
         } else {
-            metadata = OpenGraph.metadata(in: document, pageURL: pageURL, includeImage: false)
+            metadata = OpenGraph.metadata(in: document, pageURL: pageURL, includeImage: true)
             metadata.title = metadata.title ?? document.title
             bodyText = paragraphText(of: document)
         }
         let language = LanguageTagger.decide(
             title: title ?? metadata.title ?? "", summary: summary ?? metadata.excerpt, body: bodyText,
             configured: configuredLanguage, detectionEnabled: detectLanguage)
-        return PageAnalysis(imageURL: OpenGraph.imageURL(in: document, pageURL: pageURL), article: article,
+        // Both paths above already looked for the lead image (and parsed the JSON-LD once for it).
+        return PageAnalysis(imageURL: article?.imageURL ?? metadata.imageURL, article: article,
                             language: language, metadata: metadata)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PulseModel
 import HTMLDocument
 
 /// Reads `<script type="application/ld+json">` blocks (capped in size) into plain objects.
@@ -12,7 +13,7 @@ public enum JSONLD {
         var result: [[String: Any]] = []
         for script in document.elements(named: "script") {
             guard let type = document.attribute("type", of: script),
-                  type.trimmingCharacters(in: .whitespaces).lowercased() == "application/ld+json" else { continue }
+                  TextScan.trimmingWhitespace(type).lowercased() == "application/ld+json" else { continue }
             var text = document.textContent(of: script)
             guard text.utf8.count <= maxScriptBytes else { continue }
             text = stripCDATA(text)
@@ -25,7 +26,7 @@ public enum JSONLD {
     }
 
     static func stripCDATA(_ text: String) -> String {
-        var trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var trimmed = TextScan.trimmingWhitespace(text)
         if trimmed.hasPrefix("<![CDATA[") { trimmed.removeFirst(9) }
         if trimmed.hasSuffix("]]>") { trimmed.removeLast(3) }
         return trimmed

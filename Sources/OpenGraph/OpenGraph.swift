@@ -1,4 +1,5 @@
 import Foundation
+import PulseModel
 import HTMLDocument
 
 /// Page metadata read from `<meta>` tags and JSON-LD, before any title cleanup.
@@ -86,8 +87,8 @@ public enum OpenGraph {
         let base = baseURL(of: document, pageURL: pageURL)
         var byKey: [String: [String]] = [:]
         for meta in document.elements(named: "meta") {
-            let key = (document.attribute("property", of: meta) ?? document.attribute("name", of: meta) ?? "")
-                .trimmingCharacters(in: .whitespaces).lowercased()
+            let key = TextScan.trimmingWhitespace(
+                document.attribute("property", of: meta) ?? document.attribute("name", of: meta) ?? "").lowercased()
             guard metaImageKeys.contains(key), let content = document.attribute("content", of: meta) else { continue }
             byKey[key, default: []].append(content)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PulseModel
 import HTMLDocument
 import WebText
 
@@ -7,7 +8,7 @@ import WebText
 extension OpenGraph {
     /// - Parameter htmlTitle: the cleaned `<title>`, used to choose between JSON-LD `name`
     ///   and `headline` when they differ (as Readability.js does).
-    /// - Parameter includeImage: false skips the lead-image search (Readability has no use for it).
+    /// - Parameter includeImage: false skips the lead-image search.
     public static func metadata(in document: HTMLDocument, pageURL: String, htmlTitle: String? = nil,
                                 includeImage: Bool = true) -> PageMetadata {
         let objects = JSONLD.objects(in: document)
@@ -50,7 +51,7 @@ extension OpenGraph {
     static func metaValues(in document: HTMLDocument) -> [String: String] {
         var values: [String: String] = [:]
         for meta in document.elements(named: "meta") {
-            guard let content = document.attribute("content", of: meta)?.trimmingCharacters(in: .whitespacesAndNewlines),
+            guard let content = document.attribute("content", of: meta).map(TextScan.trimmingWhitespace),
                   !content.isEmpty else { continue }
             var matched = false
             if let property = document.attribute("property", of: meta) {
@@ -89,8 +90,8 @@ extension OpenGraph {
     static func jsonLDMetadata(_ objects: [[String: Any]], htmlTitle: String) -> JSONLDFields {
         var fields = JSONLDFields()
         guard let article = objects.first(where: { JSONLD.isArticle($0) }) else { return fields }
-        let name = (article["name"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let headline = (article["headline"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = (article["name"] as? String).map(TextScan.trimmingWhitespace)
+        let headline = (article["headline"] as? String).map(TextScan.trimmingWhitespace)
         if let name, let headline, name != headline {
             let nameMatches = TextSimilarity.similarity(name, htmlTitle) > 0.75
             let headlineMatches = TextSimilarity.similarity(headline, htmlTitle) > 0.75
@@ -99,17 +100,17 @@ extension OpenGraph {
             fields.title = name ?? headline
         }
         if let author = article["author"] as? [String: Any], let authorName = author["name"] as? String {
-            fields.byline = authorName.trimmingCharacters(in: .whitespacesAndNewlines)
+            fields.byline = TextScan.trimmingWhitespace(authorName)
         } else if let authors = article["author"] as? [Any] {
             let names = authors.compactMap { ($0 as? [String: Any])?["name"] as? String }
-                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+                .map { TextScan.trimmingWhitespace($0) }
             if !names.isEmpty { fields.byline = names.joined(separator: ", ") }
         }
-        fields.excerpt = (article["description"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        fields.excerpt = (article["description"] as? String).map(TextScan.trimmingWhitespace)
         if let publisher = article["publisher"] as? [String: Any], let publisherName = publisher["name"] as? String {
-            fields.siteName = publisherName.trimmingCharacters(in: .whitespacesAndNewlines)
+            fields.siteName = TextScan.trimmingWhitespace(publisherName)
         }
-        fields.publishedTime = (article["datePublished"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        fields.publishedTime = (article["datePublished"] as? String).map(TextScan.trimmingWhitespace)
         return fields
     }
 }

@@ -23,6 +23,53 @@ public enum TextScan {
         return copy.withUnsafeBufferPointer(body)
     }
 
+    /// True when `needle`'s bytes occur in `text` (byte-exact, as UTF-8). Foundation's
+    /// `contains(_:)` on strings bridges both sides to NSString and searches UTF-16; in the
+    /// extraction's furniture and pull-quote rules that was ~5% of a page's CPU.
+    public static func contains<S: StringProtocol>(_ text: S, _ needle: String) -> Bool {
+        var needle = needle
+        return needle.withUTF8 { pattern in
+            guard let first = pattern.first else { return true }
+            return withBytes(text) { bytes in
+                guard bytes.count >= pattern.count else { return false }
+                var index = 0
+                let last = bytes.count - pattern.count
+                while index <= last {
+                    if bytes[index] == first {
+                        var offset = 1
+                        while offset < pattern.count, bytes[index + offset] == pattern[offset] { offset += 1 }
+                        if offset == pattern.count { return true }
+                    }
+                    index += 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)` without Foundation, which bridges the
+    /// whole string to NSString and back (a page's JSON-LD script is trimmed before parsing).
+    /// The set is Unicode's White_Space, the same characters as Foundation's.
+    public static func trimmingWhitespace<S: StringProtocol>(_ text: S) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isWhitespace($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isWhitespace($0) })!
+        if first == scalars.startIndex, scalars.index(after: last) == scalars.endIndex, let whole = text as? String {
+            return whole
+        }
+        return String(String.UnicodeScalarView(scalars[first...last]))
+    }
+
+    /// Unicode's White_Space property: tab to carriage return, space, NEL, NBSP, U+1680,
+    /// U+2000-200A, the line and paragraph separators, U+202F, U+205F and U+3000.
+    @inlinable
+    public static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
+    }
+
     /// Calls `body` with each scalar's value and the byte range it occupies.
     @inlinable
     public static func forEachScalar(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UInt32, Range<Int>) -> Void) {

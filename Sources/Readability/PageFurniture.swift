@@ -84,9 +84,11 @@ extension Extractor {
     /// Short lines before the first real paragraph: bylines, datelines, "Updated ..." lines.
     private func removeHeadLines(_ blocks: [DNode]) {
         for block in blocks where block.parent != nil {
+            // Containers are skipped before their (possibly whole-article) text is built.
+            guard block.tag == "p" || block.firstElementChild == nil else { continue }
             let text = block.innerText.trimmingASCIIWhitespace()
             if block.tag == "p", text.utf8.count >= Self.firstParagraphLength { return }
-            guard !text.isEmpty, text.utf8.count < Self.headLineLimit, block.firstElementChild == nil || block.tag == "p" else { continue }
+            guard !text.isEmpty, text.utf8.count < Self.headLineLimit else { continue }
             let lowered = text.lowercased()
             if Self.headLinePrefixes.contains(where: lowered.hasPrefix) || Self.isDateLine(lowered) {
                 block.remove()
@@ -114,9 +116,10 @@ extension Extractor {
     /// A photo credit standing alone ("Image: GETTY", "Photo: Elena Ruiz/Reuters") or ending a short
     /// caption ("Evacuees wait at the school gym. Image: GETTY").
     static func isCreditOrCaptionLine(_ text: String) -> Bool {
-        guard text.utf8.count < 200, text.contains(":") || text.contains("/") else { return false }
+        guard text.utf8.count < 200, text.utf8.contains(0x3A) || text.utf8.contains(0x2F) else { return false }
         let lowered = text.lowercased()
-        guard ["photo", "image", "picture", "credit", "foto", "imagem", "imagen"].contains(where: lowered.contains) else { return false }
+        guard ["photo", "image", "picture", "credit", "foto", "imagem", "imagen"].contains(where: { TextScan.contains(lowered, $0) })
+        else { return false }
         return text.range(of: #"(^|[.!?]\s+)(image|photo|photograph|picture|credit|foto|imagem|imagen)s?( by)?\s*[:/]\s*[^.!?]{1,60}$"#,
                           options: [.regularExpression, .caseInsensitive]) != nil
     }
@@ -146,7 +149,8 @@ extension Extractor {
 
     /// Author contact and follow lines: "Contact her at ...", "Follow him on ...", an email address.
     static func isContactLine(_ lowered: String) -> Bool {
-        guard ["@", "contact", "follow", "reach", "write to", "email", "e-mail"].contains(where: lowered.contains) else { return false }
+        guard ["@", "contact", "follow", "reach", "write to", "email", "e-mail"].contains(where: { TextScan.contains(lowered, $0) })
+        else { return false }
         return lowered.range(of: #"\b(contact|email|e-mail|reach|write to) (him|her|them|the author|me|us)\b|\bfollow (him|her|them|me|us) on\b|can be reached at|[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z.]{2,}"#,
                       options: .regularExpression) != nil
     }
@@ -160,7 +164,7 @@ extension Extractor {
         guard !candidates.isEmpty else { return }
         let paragraphs = content.elements("p").map { Self.comparable($0.innerText) }
         for (candidate, text) in candidates where candidate.parent != nil {
-            if paragraphs.contains(where: { $0.utf8.count > text.utf8.count && $0.contains(text) }) { candidate.remove() }
+            if paragraphs.contains(where: { $0.utf8.count > text.utf8.count && TextScan.contains($0, text) }) { candidate.remove() }
         }
     }
 

@@ -1,3 +1,5 @@
+import PulseModel
+
 /// `_prepArticle` and the cleaners it calls, in Readability.js's order.
 extension Extractor {
     func prepArticle(_ content: DNode) {
@@ -151,7 +153,7 @@ extension Extractor {
                 search = found.upperBound..<lower.endIndex
             }
         }
-        let trimmed = lower.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = TextScan.trimmingWhitespace(lower)
         if !trimmed.isEmpty, !trimmed.contains(where: { $0.isWhitespace }),
            [".jpg", ".jpeg", ".png", ".webp"].contains(where: { ext in
                guard let range = trimmed.range(of: ext) else { return false }

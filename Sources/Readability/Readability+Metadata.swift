@@ -1,4 +1,5 @@
 import Foundation
+import PulseModel
 import OpenGraph
 
 /// `_getArticleTitle`, `_checkByline`, `_headerDuplicatesTitle` and output text cleanup.
@@ -54,9 +55,9 @@ extension Extractor {
                 curTitle = String(characters[(first + 1)...])
             }
         } else if curTitle.contains(": ") {
-            let trimmed = curTitle.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = TextScan.trimmingWhitespace(curTitle)
             let match = root.elements(["h1", "h2"]).contains {
-                $0.textContent.trimmingCharacters(in: .whitespacesAndNewlines) == trimmed
+                TextScan.trimmingWhitespace($0.textContent) == trimmed
             }
             if !match, let lastColon = characters.lastIndex(of: ":"), let firstColon = characters.firstIndex(of: ":") {
                 curTitle = String(characters[(lastColon + 1)...])
@@ -71,7 +72,7 @@ extension Extractor {
             if headings.count == 1 { curTitle = headings[0].innerText }
         }
 
-        curTitle = curTitle.trimmingCharacters(in: .whitespacesAndNewlines)
+        curTitle = TextScan.trimmingWhitespace(curTitle)
             .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
         let curWords = Self.wordCount(curTitle)
         let strippedOriginal = String(origTitle.filter { !Self.titleSeparators.contains($0) })
@@ -88,7 +89,7 @@ extension Extractor {
         guard rel == "author" || (itemprop?.contains("author") ?? false) || Regexps.byline.matches(matchBytes) else {
             return false
         }
-        let text = node.textContent.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = TextScan.trimmingWhitespace(node.textContent)
         guard !text.isEmpty, text.utf16.count < 100 else { return false }
         articleByline = text
         return true
@@ -96,7 +97,7 @@ extension Extractor {
 
     func headerDuplicatesTitle(_ node: DNode) -> Bool {
         guard node.tag == "h1" || node.tag == "h2" else { return false }
-        let heading = node.textContent.trimmingCharacters(in: .whitespacesAndNewlines)
+        let heading = TextScan.trimmingWhitespace(node.textContent)
         return TextSimilarity.similarity(articleTitle, heading) > 0.75
     }
 }

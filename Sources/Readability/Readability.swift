@@ -1,3 +1,4 @@
+import PulseModel
 import HTMLDocument
 import OpenGraph
 
@@ -14,6 +15,9 @@ public struct ReadableArticle: Sendable, Equatable {
     public var text: String
     /// Characters in `text`.
     public var length: Int
+    /// The page's lead image (og:image and its kin, then JSON-LD `image`), found while the
+    /// metadata was read so the page's JSON-LD is parsed once.
+    public var imageURL: String?
 }
 
 public struct ReadabilityOptions: Sendable, Equatable {
@@ -99,7 +103,7 @@ final class Extractor {
         removeScripts()
         prepDocument()
         let cleanedTitle = getArticleTitle()
-        metadata = OpenGraph.metadata(in: document, pageURL: url, htmlTitle: cleanedTitle, includeImage: false)
+        metadata = OpenGraph.metadata(in: document, pageURL: url, htmlTitle: cleanedTitle, includeImage: true)
         if metadata.title == nil || metadata.title?.isEmpty == true { metadata.title = cleanedTitle }
         articleTitle = metadata.title ?? ""
         if options.enhancedCleaning, let body { removeBoilerplateBeforeGrab(body) }
@@ -109,7 +113,7 @@ final class Extractor {
         guard !arena.meter.exhausted else { return nil }
         var excerpt = metadata.excerpt
         if excerpt == nil || excerpt?.isEmpty == true {
-            excerpt = content.elements("p").first.map { $0.textContent.trimmingCharacters(in: .whitespacesAndNewlines) }
+            excerpt = content.elements("p").first.map { TextScan.trimmingWhitespace($0.textContent) }
         }
         let base = OpenGraph.baseURL(of: document, pageURL: url)
         let output = ArticleSerializer(base: base, options: options).serialize(content)
@@ -120,6 +124,6 @@ final class Extractor {
             excerpt: excerpt.map(TextCleaning.clean).flatMap { $0.isEmpty ? nil : $0 },
             siteName: metadata.siteName.map(TextCleaning.clean),
             publishedTime: metadata.publishedTime.map(TextCleaning.clean),
-            html: output.html, text: output.text, length: output.text.count)
+            html: output.html, text: output.text, length: output.text.count, imageURL: metadata.imageURL)
     }
 }

@@ -88,19 +88,26 @@ extension DNode {
     /// `_getInnerText(node).length`.
     var innerTextLength: Int { TextMeter.measure(self).length }
 
-    /// `_getInnerText(node)`: trimmed, runs of whitespace collapsed to one space.
+    /// `_getInnerText(node)`: trimmed, runs of whitespace collapsed to one space. Built from the
+    /// text nodes' UTF-8 into one byte buffer: appending scalar by scalar to a String was ~10% of
+    /// an extraction's CPU.
     var innerText: String {
-        var result = ""
+        var bytes: [UInt8] = []
         var pendingSpace = false
-        for scalar in textContent.unicodeScalars {
-            if scalar.isJSWhitespace {
-                if !result.isEmpty { pendingSpace = true }
-            } else {
-                if pendingSpace { result.unicodeScalars.append(" "); pendingSpace = false }
-                result.unicodeScalars.append(scalar)
+        func append(_ text: String) {
+            var text = text
+            text.withUTF8 { appendCollapsed($0, to: &bytes, pendingSpace: &pendingSpace) }
+        }
+        if kind == .text {
+            append(text)
+        } else {
+            var node = following(within: self)
+            while let current = node {
+                if current.kind == .text { append(current.text) }
+                node = current.following(within: self)
             }
         }
-        return result
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The first `limit` characters of `innerText`, without building the rest.
@@ -137,5 +144,40 @@ extension DNode {
             node = current.following(within: self)
         }
         return true
+    }
+}
+
+/// Appends `source` to `bytes` with JavaScript-whitespace runs collapsed to one space and none at
+/// the start; `pendingSpace` carries a run across text nodes.
+private func appendCollapsed<Bytes: Collection<UInt8>>(_ source: Bytes, to bytes: inout [UInt8], pendingSpace: inout Bool)
+where Bytes.Index == Int {
+    var index = source.startIndex
+    let end = source.endIndex
+    while index < end {
+        let byte = source[index]
+        var width = 1
+        var isSpace = false
+        if byte < 0x80 {
+            isSpace = byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+        } else if byte >= 0xF0 {
+            width = 4
+        } else if byte >= 0xE0 {
+            width = 3
+            if index + 2 < end {
+                let scalar = (UInt32(byte & 0x0F) << 12) | (UInt32(source[index + 1] & 0x3F) << 6) | UInt32(source[index + 2] & 0x3F)
+                isSpace = TextMeter.isWideSpace(scalar)
+            }
+        } else if byte >= 0xC0 {
+            width = 2
+            isSpace = byte == 0xC2 && index + 1 < end && source[index + 1] == 0xA0
+        }
+        width = min(width, end - index)
+        if isSpace {
+            if !bytes.isEmpty { pendingSpace = true }
+        } else {
+            if pendingSpace { bytes.append(0x20); pendingSpace = false }
+            for offset in 0..<width { bytes.append(source[index + offset]) }
+        }
+        index += width
     }
 }
