@@ -35,6 +35,27 @@ enum MarkupEstimate {
     static let tableCells: Set<String> = ["td", "th", "caption"]
     static let documentTags: Set<String> = ["html", "head", "body"]
 
+    /// What the sets above say about one tag name, looked up once per tag: hashing the name for
+    /// each set was most of this pass's time.
+    struct TagClass: OptionSet {
+        let rawValue: UInt8
+        static let flat = TagClass(rawValue: 1)
+        static let foreignLeaf = TagClass(rawValue: 2)
+        static let formatting = TagClass(rawValue: 4)
+        static let blockStart = TagClass(rawValue: 8)
+        static let tableCell = TagClass(rawValue: 16)
+        static let document = TagClass(rawValue: 32)
+    }
+
+    static let classes: [String: TagClass] = {
+        var classes: [String: TagClass] = [:]
+        for (set, tagClass) in [(flatTags, TagClass.flat), (foreignLeaves, .foreignLeaf), (formattingTags, .formatting),
+                                (blockStarts, .blockStart), (tableCells, .tableCell), (documentTags, .document)] {
+            for name in set { classes[name, default: []].insert(tagClass) }
+        }
+        return classes
+    }()
+
     static func check(_ bytes: [UInt8], limits: HTMLParseLimits) throws {
         var scanner = TagScanner(bytes: bytes, end: bytes.count, readAttributes: false)
         var elements = 0
@@ -59,6 +80,7 @@ enum MarkupEstimate {
         var openByName: [String: Int] = [:]
         let depthRefusal = limits.maxDepth * 4
         while let tag = scanner.nextTag() {
+            let tagClass = classes[tag.name] ?? []
             if tag.attributeCount > limits.maxAttributesPerElement {
                 throw HTMLDocumentError.tooManyAttributes(limit: limits.maxAttributesPerElement)
             }
@@ -69,15 +91,15 @@ enum MarkupEstimate {
                 scanner.rawTextApplies = foreign == 0
             }
             if tag.isEnd {
-                if formattingTags.contains(tag.name) {
+                if tagClass.contains(.formatting) {
                     if let open = openFormatting[tag.name], open > 0 {
                         openFormatting[tag.name] = open - 1
                         if poppable > 0 { poppable -= 1 } else if offStack > 0 { offStack -= 1 }
                     }
-                } else if tableCells.contains(tag.name) {
+                } else if tagClass.contains(.tableCell) {
                     offStack = 0
                     poppable = 0
-                } else if !flatTags.contains(tag.name) {
+                } else if !tagClass.contains(.flat) {
                     offStack += poppable
                     poppable = 0
                 }
@@ -89,22 +111,22 @@ enum MarkupEstimate {
                 if reopened > limits.maxReopenedElements {
                     throw HTMLDocumentError.tooManyReopenedElements(limit: limits.maxReopenedElements)
                 }
-                if tableCells.contains(tag.name) {
+                if tagClass.contains(.tableCell) {
                     // A cell inserts a marker and closing it clears the list back to the marker.
                     offStack = 0
                     poppable = 0
-                } else if blockStarts.contains(tag.name) {
+                } else if tagClass.contains(.blockStart) {
                     offStack = poppable
                     poppable = 0
                 }
-                if formattingTags.contains(tag.name) {
+                if tagClass.contains(.formatting) {
                     openFormatting[tag.name, default: 0] += 1
                     if containerSeen { poppable += 1 }
-                } else if !documentTags.contains(tag.name) {
+                } else if !tagClass.contains(.document) {
                     containerSeen = true
                 }
             }
-            if flatTags.contains(tag.name) {
+            if tagClass.contains(.flat) {
                 if !tag.isEnd { elements += 1 }
             } else if tag.isEnd {
                 if let open = openByName[tag.name], open > 0 {
@@ -114,7 +136,7 @@ enum MarkupEstimate {
             } else {
                 elements += 1
                 // HTML ignores "/>" on its own elements; only foreign (SVG/MathML) leaves close themselves.
-                if !(tag.selfClosing && (foreignLeaves.contains(tag.name) || tag.name.contains(":"))) {
+                if !(tag.selfClosing && (tagClass.contains(.foreignLeaf) || tag.name.contains(":"))) {
                     depth += 1
                     openByName[tag.name, default: 0] += 1
                 }

@@ -24,6 +24,19 @@ struct TagScanner {
         self.readAttributes = readAttributes
     }
 
+    /// A tag or attribute name as the HTML tokenizer reads it: ASCII letters lowercased, other
+    /// bytes kept (String.lowercased() would also fold non-ASCII letters, and cost a second copy).
+    static func lowercasedName(_ name: ArraySlice<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: name.count) { buffer in
+            var index = 0
+            for byte in name {
+                buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                index += 1
+            }
+            return index
+        }
+    }
+
     private static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
     static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C }
 
@@ -92,7 +105,7 @@ struct TagScanner {
             while cursor < end, !Self.isSpace(bytes[cursor]), bytes[cursor] != 0x3E, bytes[cursor] != 0x2F {
                 cursor += 1
             }
-            let name = String(decoding: bytes[nameStart..<cursor], as: UTF8.self).lowercased()
+            let name = Self.lowercasedName(bytes[nameStart..<cursor])
             var tag = Tag(name: name, isEnd: isEnd, selfClosing: false, attributes: [:])
             position = cursor
             parseAttributes(into: &tag)
@@ -145,7 +158,7 @@ struct TagScanner {
                 }
             }
             if readAttributes, nameEnd > nameStart {
-                let name = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self).lowercased()
+                let name = Self.lowercasedName(bytes[nameStart..<nameEnd])
                 if tag.attributes[name] == nil { tag.attributes[name] = value }
             }
         }

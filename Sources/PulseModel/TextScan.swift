@@ -23,9 +23,10 @@ public enum TextScan {
         return copy.withUnsafeBufferPointer(body)
     }
 
-    /// True when `needle`'s bytes occur in `text` (byte-exact, as UTF-8). Foundation's
-    /// `contains(_:)` on strings bridges both sides to NSString and searches UTF-16; in the
-    /// extraction's furniture and pull-quote rules that was ~5% of a page's CPU.
+    /// True when `needle`'s bytes occur in `text`: Foundation's literal search (code point for code
+    /// point; an empty needle is found). Foundation's `contains(_:)` bridges both sides to NSString
+    /// and searches UTF-16; in the extraction's furniture and pull-quote rules that was ~5% of a
+    /// page's CPU.
     public static func contains<S: StringProtocol>(_ text: S, _ needle: String) -> Bool {
         var needle = needle
         return needle.withUTF8 { pattern in
@@ -49,7 +50,7 @@ public enum TextScan {
 
     /// `trimmingCharacters(in: .whitespacesAndNewlines)` without Foundation, which bridges the
     /// whole string to NSString and back (a page's JSON-LD script is trimmed before parsing).
-    /// The set is Unicode's White_Space, the same characters as Foundation's.
+    /// The set is Foundation's: Unicode's White_Space plus U+200B ZERO WIDTH SPACE.
     public static func trimmingWhitespace<S: StringProtocol>(_ text: S) -> String {
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isWhitespace($0) }) else { return "" }
@@ -60,12 +61,12 @@ public enum TextScan {
         return String(String.UnicodeScalarView(scalars[first...last]))
     }
 
-    /// Unicode's White_Space property: tab to carriage return, space, NEL, NBSP, U+1680,
-    /// U+2000-200A, the line and paragraph separators, U+202F, U+205F and U+3000.
+    /// Foundation's `.whitespacesAndNewlines`: tab to carriage return, space, NEL, NBSP, U+1680,
+    /// U+2000-200B, the line and paragraph separators, U+202F, U+205F and U+3000.
     @inlinable
     public static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
         default: false
         }
     }

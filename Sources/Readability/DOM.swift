@@ -172,6 +172,16 @@ final class DNode {
 
     func elements(_ tag: String) -> [DNode] { elements([tag]) }
 
+    /// The first descendant element named `tag`, in document order; the walk stops there.
+    func firstElement(_ tag: String) -> DNode? {
+        var node = following(within: self)
+        while let current = node {
+            if current.kind == .element, current.tag == tag { return current }
+            node = current.following(within: self)
+        }
+        return nil
+    }
+
     func countElements(_ tag: String) -> Int {
         var count = 0
         var node = following(within: self)

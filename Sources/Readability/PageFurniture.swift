@@ -100,9 +100,48 @@ extension Extractor {
     static func isDateLine(_ lowered: String) -> Bool {
         let words = lowered.split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == "|" })
         guard words.count <= 8, lowered.contains(where: \.isNumber) else { return false }
-        let hasMonth = words.contains { word in monthNames.contains(word.trimmingCharacters(in: .punctuationCharacters)) }
-        let isoDate = lowered.range(of: #"\b\d{4}-\d{2}-\d{2}\b"#, options: .regularExpression) != nil
-        return hasMonth || isoDate
+        let hasMonth = words.contains { word in monthNames.contains(trimmingPunctuation(word)) }
+        return hasMonth || containsISODate(lowered)
+    }
+
+    /// `trimmingCharacters(in: .punctuationCharacters)` (Unicode's P* categories) without
+    /// Foundation's NSString round trip.
+    static func trimmingPunctuation(_ word: Substring) -> String {
+        let scalars = word.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isPunctuation($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isPunctuation($0) })!
+        return String(String.UnicodeScalarView(scalars[first...last]))
+    }
+
+    static func isPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
+             .finalPunctuation, .otherPunctuation: true
+        default: false
+        }
+    }
+
+    /// The regular expression `\b\d{4}-\d{2}-\d{2}\b` as ICU reads it (`\d` a decimal digit, `\w`
+    /// alphabetic, mark, digit or connector), scanned by hand: compiling it on every short line
+    /// through Foundation cost more than the rest of the furniture rules.
+    static func containsISODate(_ text: String) -> Bool {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count >= 10 else { return false }
+        func isDigit(_ index: Int) -> Bool { scalars[index].properties.generalCategory == .decimalNumber }
+        func isWord(_ index: Int) -> Bool {
+            let scalar = scalars[index]
+            switch scalar.properties.generalCategory {
+            case .decimalNumber, .connectorPunctuation, .nonspacingMark, .spacingMark, .enclosingMark: return true
+            default: return scalar.properties.isAlphabetic || scalar.value == 0x200C || scalar.value == 0x200D
+            }
+        }
+        for start in 0...(scalars.count - 10) {
+            guard start == 0 || !isWord(start - 1) else { continue }
+            guard [0, 1, 2, 3, 5, 6, 8, 9].allSatisfy({ isDigit(start + $0) }),
+                  scalars[start + 4] == "-", scalars[start + 7] == "-" else { continue }
+            if start + 10 == scalars.count || !isWord(start + 10) { return true }
+        }
+        return false
     }
 
     /// "Image 1 of 9", "Photo 3/12", "Slide 2 of 5".

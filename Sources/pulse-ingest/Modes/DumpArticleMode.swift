@@ -71,7 +71,13 @@ struct DumpArticleMode {
     }
 
     static func writeScratch(_ text: String, to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // Replaced, not truncated: ext4 writes a file that was truncated and rewritten back to disk
+        // when it is closed (auto_da_alloc), which was most of this mode's system time on a re-run;
+        // a new file is written back later, as usual. Nor is a symlink at the path written through.
+        if unlink(path) != 0 && errno != ENOENT {
+            throw DumpError("cannot replace \(path): \(String(cString: strerror(errno)))")
+        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw DumpError("cannot write \(path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         var bytes = Array(text.utf8)[...]

@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+@testable import Readability
+
+/// The date-line rule's hand-written matchers must answer as the Foundation calls they replaced.
+@Suite struct FurnitureMatcherTests {
+    static let lines = [
+        "2024-05-14", "updated 2024-05-14 10:22", "published:2024-05-14.", "x2024-05-14", "2024-05-14x",
+        "12024-05-14", "2024-05-141", "2024-5-14", "2024/05/14", "on 2024-05-14, in berlin", "_2024-05-14",
+        "é2024-05-14", "2024-05-14é", "—2024-05-14—", "٢٠٢٤-٠٥-١٤", "2024-05-14\u{0301}", "", "2024-05-1",
+        "see 1999-12-31 and 2024-05-14", "2024-05-14\u{200D}", "(2024-05-14)", "14 may 2024",
+    ]
+
+    @Test(arguments: lines)
+    func isoDateMatchesTheRegularExpression(_ line: String) {
+        let expected = line.range(of: #"\b\d{4}-\d{2}-\d{2}\b"#, options: .regularExpression) != nil
+        #expect(Extractor.containsISODate(line) == expected)
+    }
+
+    @Test func punctuationTrimMatchesFoundation() {
+        let words = ["may,", "(june)", "«jan»", "“dec”", "sept.", "¿oct?", "--nov--", "a-b", "...", "", "mar·",
+                     "apr\u{0301}.", "jul_", "aug!", "feb;", "'jan'", "[dec]", "『may』"]
+        for word in words {
+            #expect(Extractor.trimmingPunctuation(Substring(word)) == word.trimmingCharacters(in: .punctuationCharacters),
+                    "\(word)")
+        }
+    }
+}
