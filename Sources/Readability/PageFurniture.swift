@@ -144,12 +144,30 @@ extension Extractor {
         return false
     }
 
+    // Compiled once: `range(of:options: .regularExpression)` compiled (or looked up) the pattern on
+    // every short line.
+    static let galleryCounterPattern = pattern(#"^(image|photo|picture|slide|foto|imagem|imagen)\s+\d+\s*(of|/|de|von)\s*\d+$"#)
+    static let creditPattern = pattern(
+        #"(^|[.!?]\s+)(image|photo|photograph|picture|credit|foto|imagem|imagen)s?( by)?\s*[:/]\s*[^.!?]{1,60}$"#,
+        options: .caseInsensitive)
+    static let contactPattern = pattern(
+        #"\b(contact|email|e-mail|reach|write to) (him|her|them|the author|me|us)\b|\bfollow (him|her|them|me|us) on\b|can be reached at|[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z.]{2,}"#)
+
+    private static func pattern(_ text: String, options: NSRegularExpression.Options = []) -> NSRegularExpression {
+        do { return try NSRegularExpression(pattern: text, options: options) } catch {
+            preconditionFailure("furniture pattern does not compile: \(error)")  // a constant: a build error in effect
+        }
+    }
+
+    private static func matches(_ pattern: NSRegularExpression, _ text: String) -> Bool {
+        pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+
     /// "Image 1 of 9", "Photo 3/12", "Slide 2 of 5".
     static func isGalleryCounter(_ lowered: String) -> Bool {
         // Cheap tests first: the regular expression runs on few blocks.
         guard lowered.count < 32, lowered.contains(where: \.isNumber) else { return false }
-        return lowered.range(of: #"^(image|photo|picture|slide|foto|imagem|imagen)\s+\d+\s*(of|/|de|von)\s*\d+$"#,
-                      options: .regularExpression) != nil
+        return matches(galleryCounterPattern, lowered)
     }
 
     /// A photo credit standing alone ("Image: GETTY", "Photo: Elena Ruiz/Reuters") or ending a short
@@ -159,8 +177,7 @@ extension Extractor {
         let lowered = text.lowercased()
         guard ["photo", "image", "picture", "credit", "foto", "imagem", "imagen"].contains(where: { TextScan.contains(lowered, $0) })
         else { return false }
-        return text.range(of: #"(^|[.!?]\s+)(image|photo|photograph|picture|credit|foto|imagem|imagen)s?( by)?\s*[:/]\s*[^.!?]{1,60}$"#,
-                          options: [.regularExpression, .caseInsensitive]) != nil
+        return matches(creditPattern, text)
     }
 
     /// A ticker line: symbols, prices and signed changes only ("ACME 912.40 +2.3%").
@@ -190,8 +207,7 @@ extension Extractor {
     static func isContactLine(_ lowered: String) -> Bool {
         guard ["@", "contact", "follow", "reach", "write to", "email", "e-mail"].contains(where: { TextScan.contains(lowered, $0) })
         else { return false }
-        return lowered.range(of: #"\b(contact|email|e-mail|reach|write to) (him|her|them|the author|me|us)\b|\bfollow (him|her|them|me|us) on\b|can be reached at|[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z.]{2,}"#,
-                      options: .regularExpression) != nil
+        return matches(contactPattern, lowered)
     }
 
     /// A heading or quote block whose words are a sentence of the body: a pull quote.
