@@ -38,8 +38,6 @@ public struct ArticleStore: Sendable {
     public let insertLanes: [PostgresConnection]
     private let nextLane = LaneCounter()
     let logger: Logger
-    /// Set when the role may not create temporary tables: inserts then send JSON (see ArticleStaging).
-    let stagingRefused = RefusalFlag()
 
     /// `extraInsertConnections` more sessions, opened on first use with `connection`'s settings.
     public init(connection: PostgresConnection, chunkSize: Int = 250, extraInsertConnections: Int = 0,
@@ -136,12 +134,4 @@ public struct ArticleStore: Sendable {
 final class LaneCounter: Sendable {
     private let value = Atomic<Int>(0)
     func next() -> Int { value.add(1, ordering: .relaxed).oldValue & Int.max }
-}
-
-/// A flag that is set once and stays set.
-final class RefusalFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    var isSet: Bool { value.load(ordering: .relaxed) }
-    /// True for the caller that set it first (that one logs).
-    func set() -> Bool { !value.exchange(true, ordering: .relaxed) }
 }
