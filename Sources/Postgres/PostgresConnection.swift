@@ -147,42 +147,44 @@ public actor PostgresConnection {
             throw PostgresError(kind: .connectionLost, statement: label, message: "not connected")
         }
         let texts = parameters.map { $0.postgresText }
-        let result = withOptionalCStringArray(texts) { values in
+        return try outcome(of: withOptionalCStringArray(texts) { values in
             PQexecParams(handle, sql, Int32(texts.count), nil, values, nil, nil, 0)
-        }
-        defer { PQclear(result) }
-        guard let result else {
-            throw PostgresError(kind: .connectionLost, statement: label, message: errorText(handle))
-        }
-        switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
-            return QueryResult(result)
-        default:
-            throw failure(result, handle, label: label)
-        }
+        }, handle, label: label)
     }
 
     /// Runs a statement this session prepares once under `name` (PQprepare), then executes by name:
     /// PostgreSQL parses and plans it once per session instead of on every call. For statements
-    /// run thousands of times a cycle (the article insert); `name` must be unique per `sql`.
+    /// run thousands of times a cycle (the article insert); `name` must be unique per `sql`. If
+    /// the server no longer knows the name (`DISCARD ALL`, a pooler that hands out another
+    /// session), it is prepared again and the statement retried once.
     @discardableResult
     public func queryPrepared(_ name: String, _ sql: String, _ parameters: [any PostgresEncodable],
                               label: String) throws -> QueryResult {
+        do {
+            return try executePrepared(name, sql, parameters, label: label)
+        } catch let error as PostgresError where error.sqlState == "26000" {
+            preparedStatements.remove(name)
+            return try executePrepared(name, sql, parameters, label: label)
+        }
+    }
+
+    private func executePrepared(_ name: String, _ sql: String, _ parameters: [any PostgresEncodable],
+                                 label: String) throws -> QueryResult {
         guard let handle else {
             throw PostgresError(kind: .connectionLost, statement: label, message: "not connected")
         }
         if !preparedStatements.contains(name) {
-            let prepared = PQprepare(handle, name, sql, Int32(parameters.count), nil)
-            defer { PQclear(prepared) }
-            guard let prepared, PQresultStatus(prepared) == PGRES_COMMAND_OK else {
-                throw failure(prepared, handle, label: label)
-            }
+            _ = try outcome(of: PQprepare(handle, name, sql, Int32(parameters.count), nil), handle, label: label)
             preparedStatements.insert(name)
         }
         let texts = parameters.map { $0.postgresText }
-        let result = withOptionalCStringArray(texts) { values in
+        return try outcome(of: withOptionalCStringArray(texts) { values in
             PQexecPrepared(handle, name, Int32(texts.count), values, nil, nil, 0)
-        }
+        }, handle, label: label)
+    }
+
+    /// A statement's rows, or its error; the result is freed either way.
+    private func outcome(of result: OpaquePointer?, _ handle: OpaquePointer, label: String) throws -> QueryResult {
         defer { PQclear(result) }
         guard let result else {
             throw PostgresError(kind: .connectionLost, statement: label, message: errorText(handle))

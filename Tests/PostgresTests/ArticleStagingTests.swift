@@ -4,28 +4,30 @@ import Postgres
 import PulseModel
 import Testing
 
-/// The bulk insert path: COPY into the session's staging table, spread over several sessions,
-/// with the JSON statement as the fallback when the role may not create temporary tables.
+/// The bulk insert path: one prepared INSERT over `unnest` of one array literal per column,
+/// spread over several sessions, needing no privilege beyond INSERT.
 @Suite(.tags(.integration))
 struct ArticleStagingTests {
-    /// COPY's text format gives backslash, `\N`, tab and newline meanings; stored text must come
-    /// back byte for byte as the row builder made it, and a missing value must stay NULL.
-    @Test func awkwardTextSurvivesTheCopyFormat() async throws {
+    /// Array literals give `"`, `\`, `{`, `}`, `,` and an unquoted NULL meanings, as COPY's text
+    /// format gave backslash and `\N`; stored text must come back byte for byte as the row builder
+    /// made it, and a missing value must stay NULL.
+    @Test func awkwardTextSurvivesTheArrayLiterals() async throws {
         try await TestDatabase.with { database in
             let (store, sources) = try await Seed.store(database, sources: [Seed.source("s")])
             let candidates = [
-                ArticleCandidate(title: "\\N", link: "https://e.example/1", summary: "C:\\temp\\new \\t end",
-                                 content: "para one\n\npara two \\ \\\\ end", author: "O\\Brien"),
-                ArticleCandidate(title: "Tab\tand\r\nbreaks", link: "https://e.example/2?q=a\\b",
-                                 summary: nil, content: "line\nline", author: nil),
+                ArticleCandidate(title: "\\N", link: "https://e.example/1", summary: "C:\\temp\\new \\t end \"quoted\"",
+                                 content: "para one\n\npara two \\ \\\\ end {a,b} \"{\"} NULL", author: "O\\Brien"),
+                ArticleCandidate(title: "Tab\tand\r\nbreaks, {braces}", link: "https://e.example/2?q=a\\b",
+                                 summary: nil, content: "line\nline", author: "NULL"),
+                ArticleCandidate(title: "\"", link: "https://e.example/3", summary: "{}", content: "\\\"", author: "\u{00e9}\u{4e2d}"),
             ]
             let outcome = try await store.insertArticles(candidates, source: sources["s"]!)
-            #expect(outcome.inserted == 2)
+            #expect(outcome.inserted == 3)
             let stored = try await store.connection.query("""
                 SELECT url, title, summary, content, author, summary IS NULL AS no_summary, author IS NULL AS no_author
                 FROM public.articles ORDER BY url
                 """, label: "read back").rows
-            #expect(stored.count == 2)
+            #expect(stored.count == 3)
             let expected = outcome.stored.map(\.row).sorted { $0.url < $1.url }
             for (row, want) in zip(stored, expected) {
                 #expect(row["url"] == want.url)
@@ -34,15 +36,16 @@ struct ArticleStagingTests {
                 #expect(row["content"] == want.content)
                 #expect(row["author"] == want.author)
             }
-            #expect(stored[0]["title"] == "\\N" && stored[0]["summary"] == "C:\\temp\\new \\t end")
-            #expect(stored[0]["content"] == "para one\n\npara two \\ \\\\ end")
-            #expect(stored[1].bool("no_summary") == true && stored[1].bool("no_author") == true)
+            #expect(stored[0]["title"] == "\\N" && stored[0]["summary"] == "C:\\temp\\new \\t end \"quoted\"")
+            #expect(stored[0]["content"] == "para one\n\npara two \\ \\\\ end {a,b} \"{\"} NULL")
+            #expect(stored[1].bool("no_summary") == true && stored[1]["author"] == "NULL" && stored[1].bool("no_author") == false)
+            #expect(stored[2]["title"] == "\"" && stored[2]["summary"] == "{}" && stored[2]["content"] == "\\\"")
             await store.connection.close()
         }
     }
 
-    /// Several sources inserting at once over three sessions: every row exactly once, and each
-    /// session staged through its own temporary table.
+    /// Several sources inserting at once over three sessions: every row exactly once, each session
+    /// having prepared the insert for itself.
     @Test func insertLanesShareTheWork() async throws {
         try await TestDatabase.with { database in
             let slugs = ["a", "b", "c", "d", "e", "f"]
@@ -63,21 +66,22 @@ struct ArticleStagingTests {
                 #expect(outcomes.map(\.duplicates).reduce(0, +) == (round == 0 ? 0 : 240))
             }
             let counts = try await store.connection.query("""
-                SELECT count(*) AS rows, count(DISTINCT url_hash) AS hashes,
-                       (SELECT count(*) FROM pg_catalog.pg_class
-                        WHERE relname = 'pulse_article_stage' AND relpersistence = 't') AS stages
-                FROM public.articles
+                SELECT count(*) AS rows, count(DISTINCT url_hash) AS hashes FROM public.articles
                 """, label: "counts").rows.first
             #expect(counts?["rows"] == "240" && counts?["hashes"] == "240")
-            #expect(counts?["stages"] == "3")
+            for lane in store.insertLanes {
+                let prepared = try await lane.query("""
+                    SELECT count(*) FROM pg_catalog.pg_prepared_statements WHERE name = 'pulse_insert_articles'
+                    """, label: "prepared").rows.first?[0]
+                #expect(prepared == "1")
+            }
             await store.closeInsertLanes()
             await store.connection.close()
         }
     }
 
-    /// A database whose operators revoked TEMPORARY from PUBLIC: inserts still store every row,
-    /// through the JSON statement.
-    @Test func withoutTheTemporaryPrivilegeRowsAreSentAsJSON() async throws {
+    /// A database whose operators revoked TEMPORARY from PUBLIC: inserts need no temporary table.
+    @Test func withoutTheTemporaryPrivilegeRowsAreStillStored() async throws {
         try await TestDatabase.with { database in
             let (store, sources) = try await Seed.store(database, sources: [Seed.source("s")])
             let admin = try await database.connect(serviceRole: false)
@@ -90,11 +94,25 @@ struct ArticleStagingTests {
             #expect(outcome.inserted == 12)
             let again = try await store.insertArticles(candidates, source: sources["s"]!)
             #expect(again.inserted == 0 && again.duplicates == 12)
-            let stages = try await admin.query("""
-                SELECT count(*) FROM pg_catalog.pg_class WHERE relname = 'pulse_article_stage'
-                """, label: "stages").rows.first?[0]
-            #expect(stages == "0")
             await admin.close()
+            await store.connection.close()
+        }
+    }
+
+    /// A session whose prepared statements were dropped (`DISCARD ALL`, as a pooler may do between
+    /// clients) prepares the insert again instead of failing.
+    @Test func theInsertIsPreparedAgainAfterDiscardAll() async throws {
+        try await TestDatabase.with { database in
+            let (store, sources) = try await Seed.store(database, sources: [Seed.source("s")])
+            let first = (1...5).map { ArticleCandidate(title: "First \($0)", link: "https://e.example/a/\($0)") }
+            #expect(try await store.insertArticles(first, source: sources["s"]!).inserted == 5)
+            try await store.connection.query("DEALLOCATE ALL", label: "drop prepared statements")
+            let second = (1...5).map { ArticleCandidate(title: "Second \($0)", link: "https://e.example/b/\($0)") }
+            #expect(try await store.insertArticles(second, source: sources["s"]!).inserted == 5)
+            let prepared = try await store.connection.query("""
+                SELECT count(*) FROM pg_catalog.pg_prepared_statements WHERE name = 'pulse_insert_articles'
+                """, label: "prepared").rows.first?[0]
+            #expect(prepared == "1")
             await store.connection.close()
         }
     }
