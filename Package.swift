@@ -34,6 +34,8 @@ let package = Package(
                 cSettings: [.unsafeFlags(libxml2Headers)]),
         .systemLibrary(name: "CGumbo", path: "Sources/CGumbo", pkgConfig: "gumbo",
                        providers: [.apt(["libgumbo-dev"])]),
+        // glibc's mallopt, for the batch modes (DumpArticleMode.keepFreedMemory).
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
         // Values shared along the pipeline (no I/O).
         .target(name: "PulseModel"),
@@ -114,7 +116,7 @@ let package = Package(
         .target(name: "LoopbackHTTPServer"),
 
         .executableTarget(name: "pulse-ingest", dependencies: [
-            "Postgres", "Migrations", "ArticleStore", "PulseModel", "PulseConfig", "Ingestion",
+            "CMalloc", "Postgres", "Migrations", "ArticleStore", "PulseModel", "PulseConfig", "Ingestion",
             "FeedParser", "HTTPFetcher", "AddressPolicy", "Daemon", "Scheduler", "Observability", "SystemdNotify", "Enrichment",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),

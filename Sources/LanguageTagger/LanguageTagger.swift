@@ -129,7 +129,7 @@ public enum LanguageTagger {
                 if isRejectedByCLD2(value) {
                     bytes.append(0x20)
                 } else {
-                    bytes.append(contentsOf: source[range])
+                    TextScan.appendScalar(source, range, to: &bytes)
                 }
             }
         }

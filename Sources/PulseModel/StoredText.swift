@@ -16,7 +16,7 @@ public enum StoredText {
                         out.append(keepNewlines && value != 0x0D ? UInt8(value) : 0x20)
                     }
                 } else {
-                    out.append(contentsOf: bytes[range])
+                    TextScan.appendScalar(bytes, range, to: &out)
                 }
             }
         }
@@ -36,7 +36,7 @@ public enum StoredText {
                 } else {
                     if pendingSpace { out.append(0x20) }
                     pendingSpace = false
-                    out.append(contentsOf: bytes[range])
+                    TextScan.appendScalar(bytes, range, to: &out)
                 }
             }
         }
@@ -76,7 +76,7 @@ public enum StoredText {
                     }
                     pendingSpace = false
                     lineHasText = true
-                    out.append(contentsOf: bytes[range])
+                    TextScan.appendScalar(bytes, range, to: &out)
                 }
             }
         }
@@ -128,7 +128,7 @@ public enum StoredText {
                 } else {
                     if pendingSpace { out.append(0x20) }
                     pendingSpace = false
-                    out.append(contentsOf: bytes[range])
+                    TextScan.appendScalar(bytes, range, to: &out)
                 }
             }
         }

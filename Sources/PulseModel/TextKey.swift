@@ -29,7 +29,7 @@ public enum TextKey {
                 if scalar.properties.changesWhenLowercased {
                     for lower in scalar.properties.lowercaseMapping.unicodeScalars { key.append(contentsOf: lower.utf8) }
                 } else {
-                    key.append(contentsOf: bytes[range])
+                    TextScan.appendScalar(bytes, range, to: &key)
                 }
             }
         }

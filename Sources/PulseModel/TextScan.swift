@@ -71,6 +71,17 @@ public enum TextScan {
         }
     }
 
+    /// Appends one scalar's bytes (`range` from `forEachScalar`): a single byte for ASCII, where the
+    /// generic `append(contentsOf:)` of a slice cost more than the rest of the loop.
+    @inlinable
+    public static func appendScalar(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, to out: inout [UInt8]) {
+        if range.count == 1 {
+            out.append(bytes[range.lowerBound])
+        } else {
+            for index in range { out.append(bytes[index]) }
+        }
+    }
+
     /// Calls `body` with each scalar's value and the byte range it occupies.
     @inlinable
     public static func forEachScalar(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UInt32, Range<Int>) -> Void) {

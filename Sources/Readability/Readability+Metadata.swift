@@ -120,7 +120,7 @@ enum TextCleaning {
                 }
                 if isUnsafe(value) { return }
                 if pendingSpace { out.append(0x20); pendingSpace = false }
-                out.append(contentsOf: bytes[range])
+                TextScan.appendScalar(bytes, range, to: &out)
             }
         }
     }
