@@ -1,11 +1,7 @@
-import AddressPolicy
 import ArgumentParser
-import ArticleStore
-import FeedParser
 import Foundation
 import Logging
 import Observability
-import PulseConfig
 
 /// The command line. Modes are flags, as operators type them; wiring lives in `Modes/`.
 @main
