@@ -47,14 +47,38 @@ enum MarkupEstimate {
         static let document = TagClass(rawValue: 32)
     }
 
-    static let classes: [String: TagClass] = {
+    /// Containers common in news pages that no set above names: they get a counter slot too.
+    static let commonContainers: Set<String> = [
+        "span", "label", "time", "picture", "sup", "sub", "abbr", "cite", "mark", "script", "style", "noscript",
+        "iframe", "video", "audio", "svg", "g", "defs", "title", "select", "textarea", "q", "ins", "del",
+        "object", "canvas", "template", "slot", "address", "bdi", "bdo", "data",
+    ]
+
+    /// Every name above: its class and a slot in the per-name counters, from one lookup.
+    static let classes: [String: (tagClass: TagClass, slot: Int)] = {
         var classes: [String: TagClass] = [:]
         for (set, tagClass) in [(flatTags, TagClass.flat), (foreignLeaves, .foreignLeaf), (formattingTags, .formatting),
-                                (blockStarts, .blockStart), (tableCells, .tableCell), (documentTags, .document)] {
+                                (blockStarts, .blockStart), (tableCells, .tableCell), (documentTags, .document),
+                                (commonContainers, TagClass())] {
             for name in set { classes[name, default: []].insert(tagClass) }
         }
-        return classes
+        return Dictionary(uniqueKeysWithValues: classes.keys.sorted().enumerated().map { slot, name in
+            (name, (classes[name]!, slot))
+        })
     }()
+
+    /// Counts per tag name: an array slot for the names in `classes`, a dictionary for the rest.
+    struct NameCounts {
+        private var slots = [Int](repeating: 0, count: MarkupEstimate.classes.count)
+        private var others: [String: Int] = [:]
+
+        subscript(name: String, slot: Int?) -> Int {
+            get { slot.map { slots[$0] } ?? others[name, default: 0] }
+            set {
+                if let slot { slots[slot] = newValue } else { others[name] = newValue }
+            }
+        }
+    }
 
     static func check(_ bytes: [UInt8], limits: HTMLParseLimits) throws {
         var scanner = TagScanner(bytes: bytes, end: bytes.count, readAttributes: false)
@@ -68,7 +92,7 @@ enum MarkupEstimate {
         // upper bound: no Noah's Ark clause, no markers): `poppable` were opened (or re-opened)
         // since the last block boundary, which pops them off the stack into `offStack`; the next
         // start tag re-opens every one of those, each a new element.
-        var openFormatting: [String: Int] = [:]
+        var openFormatting = NameCounts()
         var poppable = 0
         var offStack = 0
         var reopened = 0
@@ -77,10 +101,12 @@ enum MarkupEstimate {
         var containerSeen = false
         // An end tag with no open element of its name is ignored by the parser: it must not
         // lower the depth (`<div></i>` repeated nests as deep as `<div>` alone).
-        var openByName: [String: Int] = [:]
+        var openByName = NameCounts()
         let depthRefusal = limits.maxDepth * 4
         while let tag = scanner.nextTag() {
-            let tagClass = classes[tag.name] ?? []
+            let known = classes[tag.name]
+            let tagClass = known?.tagClass ?? []
+            let slot = known?.slot
             if tag.attributeCount > limits.maxAttributesPerElement {
                 throw HTMLDocumentError.tooManyAttributes(limit: limits.maxAttributesPerElement)
             }
@@ -92,8 +118,8 @@ enum MarkupEstimate {
             }
             if tag.isEnd {
                 if tagClass.contains(.formatting) {
-                    if let open = openFormatting[tag.name], open > 0 {
-                        openFormatting[tag.name] = open - 1
+                    if openFormatting[tag.name, slot] > 0 {
+                        openFormatting[tag.name, slot] -= 1
                         if poppable > 0 { poppable -= 1 } else if offStack > 0 { offStack -= 1 }
                     }
                 } else if tagClass.contains(.tableCell) {
@@ -120,7 +146,7 @@ enum MarkupEstimate {
                     poppable = 0
                 }
                 if tagClass.contains(.formatting) {
-                    openFormatting[tag.name, default: 0] += 1
+                    openFormatting[tag.name, slot] += 1
                     if containerSeen { poppable += 1 }
                 } else if !tagClass.contains(.document) {
                     containerSeen = true
@@ -129,8 +155,8 @@ enum MarkupEstimate {
             if tagClass.contains(.flat) {
                 if !tag.isEnd { elements += 1 }
             } else if tag.isEnd {
-                if let open = openByName[tag.name], open > 0 {
-                    openByName[tag.name] = open - 1
+                if openByName[tag.name, slot] > 0 {
+                    openByName[tag.name, slot] -= 1
                     depth = max(0, depth - 1)
                 }
             } else {
@@ -138,7 +164,7 @@ enum MarkupEstimate {
                 // HTML ignores "/>" on its own elements; only foreign (SVG/MathML) leaves close themselves.
                 if !(tag.selfClosing && (tagClass.contains(.foreignLeaf) || tag.name.contains(":"))) {
                     depth += 1
-                    openByName[tag.name, default: 0] += 1
+                    openByName[tag.name, slot] += 1
                 }
                 if depth > depthRefusal { throw HTMLDocumentError.nestingTooDeep(limit: limits.maxDepth) }
             }

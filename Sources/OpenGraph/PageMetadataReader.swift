@@ -118,7 +118,15 @@ extension OpenGraph {
 /// Readability.js's `_textSimilarity`: 1 - (length of B's tokens missing from A / length of B).
 public enum TextSimilarity {
     public static func tokens(_ text: String) -> [Substring] {
-        text.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
+        let lowered = text.lowercased()
+        // ASCII text (most titles and headings) is split on its bytes: the Character properties
+        // below cost more than the rest of the comparison. Same tokens either way.
+        if lowered.utf8.allSatisfy({ $0 < 0x80 }) {
+            return lowered.utf8.split(whereSeparator: { byte in
+                !((byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F)
+            }).map { Substring($0) }
+        }
+        return lowered.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
     }
 
     public static func similarity(_ textA: String, _ textB: String) -> Double {

@@ -38,7 +38,12 @@ extension Extractor {
 
     var documentTitle: String {
         guard let title = root.firstElement("title") else { return "" }
-        return title.textContent.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        let text = title.textContent
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {  // ASCII: the same split on bytes, without Character properties
+            return text.utf8.split(whereSeparator: { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) })
+                .map { Substring($0) }.joined(separator: " ")
+        }
+        return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
     func getArticleTitle() -> String {
