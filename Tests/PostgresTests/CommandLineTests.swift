@@ -236,6 +236,18 @@ struct CommandLineTests {
         #expect(run.status == 0, "\(run.stderr)")
         let written = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
         #expect(written == (1...6).map { "page\($0).txt" })
+        // A re-run replaces the files; a symlink left at an output path is replaced, never written through.
+        let first = try String(contentsOfFile: out.appendingPathComponent("page1.txt").path, encoding: .utf8)
+        let outside = folder.appendingPathComponent("outside.txt")
+        try "keep me".write(to: outside, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(at: out.appendingPathComponent("page2.txt"))
+        try FileManager.default.createSymbolicLink(at: out.appendingPathComponent("page2.txt"), withDestinationURL: outside)
+        let rerun = try await Self.run(["--dump-article", "--text", "--out-dir", out.path, paths[0], paths[1]])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(try String(contentsOfFile: out.appendingPathComponent("page1.txt").path, encoding: .utf8) == first)
+        #expect(try String(contentsOf: outside, encoding: .utf8) == "keep me")
+        let replaced = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("page2.txt").path)
+        #expect(replaced[.type] as? FileAttributeType == .typeRegular)
         let missing = try await Self.run(["--dump-article", "--files-from", folder.appendingPathComponent("nope").path])
         #expect(missing.status == 64 && missing.stderr.contains("cannot read"))
     }

@@ -86,10 +86,15 @@ struct DumpArticleMode {
         // Replaced, not truncated: ext4 writes a file that was truncated and rewritten back to disk
         // when it is closed (auto_da_alloc), which was most of this mode's system time on a re-run;
         // a new file is written back later, as usual. Nor is a symlink at the path written through.
-        if unlink(path) != 0 && errno != ENOENT {
-            throw DumpError("cannot replace \(path): \(String(cString: strerror(errno)))")
+        // Created first, unlinked only when something is there: a fresh folder costs one call.
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        var descriptor = open(path, flags, 0o644)
+        if descriptor < 0 && errno == EEXIST {
+            if unlink(path) != 0 && errno != ENOENT {
+                throw DumpError("cannot replace \(path): \(String(cString: strerror(errno)))")
+            }
+            descriptor = open(path, flags, 0o644)
         }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw DumpError("cannot write \(path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         var bytes = Array(text.utf8)[...]
