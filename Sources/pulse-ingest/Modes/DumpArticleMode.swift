@@ -28,7 +28,9 @@ struct DumpArticleMode {
     /// What one input produced, printed in input order.
     enum Outcome: Sendable {
         case line(String)
-        case written
+        /// `--out-dir`: written by the loop that prints, one file at a time. Two threads creating
+        /// files in one folder spun on its lock (~8% of a run's CPU on ext4).
+        case file(path: String, text: String)
         case failed(String)
     }
 
@@ -56,7 +58,13 @@ struct DumpArticleMode {
                     printed += 1
                     switch ready {
                     case .line(let line): print(line)
-                    case .written: break
+                    case .file(let path, let text):
+                        do {
+                            try Self.writeScratch(text, to: path)
+                        } catch {
+                            status = ExitStatus.dataError
+                            FileHandle.standardError.write(Data("pulse-ingest: \(inputs[printed - 1]): \(error)\n".utf8))
+                        }
                     case .failed(let message):
                         status = ExitStatus.dataError
                         if textOnly && outputDirectory != nil {
@@ -82,6 +90,8 @@ struct DumpArticleMode {
         _ = mallopt(M_TRIM_THRESHOLD, 64 << 20)
     }
 
+    /// A plain write(2): these are scratch outputs, and Foundation's Data.write syncs each file (an
+    /// fsync per page was 6% of a corpus run).
     static func writeScratch(_ text: String, to path: String) throws {
         // Replaced, not truncated: ext4 writes a file that was truncated and rewritten back to disk
         // when it is closed (auto_da_alloc), which was most of this mode's system time on a re-run;
@@ -137,10 +147,7 @@ struct DumpArticleMode {
                 let text = analysis.article?.text ?? ""
                 guard let outputDirectory else { return .line(text) }
                 let name = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
-                // A plain write(2): these are scratch outputs, and Foundation's Data.write syncs each
-                // file (an fsync per page was 6% of a corpus run).
-                try Self.writeScratch(text, to: outputDirectory + "/" + name + ".txt")
-                return .written
+                return .file(path: outputDirectory + "/" + name + ".txt", text: text)
             }
             let detected = analysis.language?.source == .detected
             let shown = detected || sourceLanguage != nil
