@@ -138,6 +138,15 @@ struct PulseIngest: AsyncParsableCommand {
         case .help:
             print(QuickCommandLine.helpText)
             return
+        case .run(let invocation) where invocation.isLocalDumpFeed:
+            do {
+                try invocation.runLocalDumpFeed()
+            } catch let code as ExitCode {
+                Foundation.exit(code.rawValue)
+            } catch {
+                exit(withError: error)
+            }
+            return
         case .run(let invocation):
             await run(invocation)
             return
