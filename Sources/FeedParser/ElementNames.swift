@@ -22,8 +22,6 @@ enum Namespace: UInt8 {
 struct NameTable {
     private var names: [UnsafeRawPointer: Name] = [:]
     private var namespaces: [UnsafeRawPointer: Namespace] = [:]
-    /// Namespace URIs as publishers misspell them, keyed by `tolerantKey` (filled on first miss).
-    private var tolerant: [String: Namespace] = [:]
 
     enum Name: UInt8 {
         case rss, RDF, channel, feed, item, entry, title, link, description, summary, content, encoded
@@ -32,37 +30,48 @@ struct NameTable {
         case videoId, origLink
     }
 
-    init(reader: xmlTextReaderPtr) {
-        let nameList: [(String, Name)] = [
-            ("rss", .rss), ("RDF", .RDF), ("channel", .channel), ("feed", .feed), ("item", .item),
-            ("entry", .entry), ("title", .title), ("link", .link), ("description", .description),
-            ("summary", .summary), ("content", .content), ("encoded", .encoded), ("guid", .guid),
-            ("id", .id), ("pubDate", .pubDate), ("published", .published), ("updated", .updated),
-            ("issued", .issued), ("modified", .modified), ("created", .created), ("date", .date),
-            ("creator", .creator), ("author", .author), ("name", .name), ("language", .language),
-            ("ttl", .ttl), ("enclosure", .enclosure), ("source", .source), ("thumbnail", .thumbnail),
-            ("group", .group), ("duration", .duration), ("image", .image), ("videoId", .videoId),
-            ("origLink", .origLink),
-        ]
-        for (s, n) in nameList { if let p = xmlTextReaderConstString(reader, s) { names[UnsafeRawPointer(p)] = n } }
-        let nsList: [(String, Namespace)] = [
-            ("http://purl.org/rss/1.0/", .rss10), ("http://my.netscape.com/rdf/simple/0.9/", .rss090),
-            ("http://backend.userland.com/rss2", .userlandRSS2), ("http://blogs.law.harvard.edu/tech/rss", .userlandRSS2),
-            ("http://www.w3.org/2005/Atom", .atom10), ("http://purl.org/atom/ns#", .atom03),
-            ("http://www.w3.org/1999/02/22-rdf-syntax-ns#", .rdf),
-            ("http://purl.org/rss/1.0/modules/content/", .content),
-            ("http://purl.org/dc/elements/1.1/", .dc), ("http://purl.org/dc/terms/", .dcterms),
-            ("http://search.yahoo.com/mrss/", .media), ("http://search.yahoo.com/mrss", .media),
-            ("http://www.itunes.com/dtds/podcast-1.0.dtd", .itunes),
-            ("http://www.youtube.com/xml/schemas/2015", .youtube),
-            ("http://rssnamespace.org/feedburner/ext/1.0", .feedburner),
-            ("http://www.w3.org/1999/xhtml", .xhtml),
-        ]
-        for (s, n) in nsList { if let p = xmlTextReaderConstString(reader, s) { namespaces[UnsafeRawPointer(p)] = n } }
-        // Extension namespaces only: the core ones (RSS 1.0/0.90, Atom, RDF) decide the format
-        // and stay exact.
+    static let nameList: [(String, Name)] = [
+        ("rss", .rss), ("RDF", .RDF), ("channel", .channel), ("feed", .feed), ("item", .item),
+        ("entry", .entry), ("title", .title), ("link", .link), ("description", .description),
+        ("summary", .summary), ("content", .content), ("encoded", .encoded), ("guid", .guid),
+        ("id", .id), ("pubDate", .pubDate), ("published", .published), ("updated", .updated),
+        ("issued", .issued), ("modified", .modified), ("created", .created), ("date", .date),
+        ("creator", .creator), ("author", .author), ("name", .name), ("language", .language),
+        ("ttl", .ttl), ("enclosure", .enclosure), ("source", .source), ("thumbnail", .thumbnail),
+        ("group", .group), ("duration", .duration), ("image", .image), ("videoId", .videoId),
+        ("origLink", .origLink),
+    ]
+
+    static let namespaceList: [(String, Namespace)] = [
+        ("http://purl.org/rss/1.0/", .rss10), ("http://my.netscape.com/rdf/simple/0.9/", .rss090),
+        ("http://backend.userland.com/rss2", .userlandRSS2), ("http://blogs.law.harvard.edu/tech/rss", .userlandRSS2),
+        ("http://www.w3.org/2005/Atom", .atom10), ("http://purl.org/atom/ns#", .atom03),
+        ("http://www.w3.org/1999/02/22-rdf-syntax-ns#", .rdf),
+        ("http://purl.org/rss/1.0/modules/content/", .content),
+        ("http://purl.org/dc/elements/1.1/", .dc), ("http://purl.org/dc/terms/", .dcterms),
+        ("http://search.yahoo.com/mrss/", .media), ("http://search.yahoo.com/mrss", .media),
+        ("http://www.itunes.com/dtds/podcast-1.0.dtd", .itunes),
+        ("http://www.youtube.com/xml/schemas/2015", .youtube),
+        ("http://rssnamespace.org/feedburner/ext/1.0", .feedburner),
+        ("http://www.w3.org/1999/xhtml", .xhtml),
+    ]
+
+    /// Extension namespaces only: the core ones (RSS 1.0/0.90, Atom, RDF) decide the format and
+    /// stay exact. Built once per process (it was rebuilt for every document).
+    static let tolerantNamespaces: [String: Namespace] = {
         let extensions: Set<Namespace> = [.content, .dc, .dcterms, .media, .itunes, .youtube, .feedburner]
-        for (s, n) in nsList where extensions.contains(n) { tolerant[NameTable.tolerantKey(s)] = n }
+        var tolerant: [String: Namespace] = [:]
+        for (s, n) in namespaceList where extensions.contains(n) { tolerant[NameTable.tolerantKey(s)] = n }
+        return tolerant
+    }()
+
+    init(reader: xmlTextReaderPtr) {
+        names.reserveCapacity(Self.nameList.count)
+        namespaces.reserveCapacity(Self.namespaceList.count + 4)
+        for (s, n) in Self.nameList { if let p = xmlTextReaderConstString(reader, s) { names[UnsafeRawPointer(p)] = n } }
+        for (s, n) in Self.namespaceList {
+            if let p = xmlTextReaderConstString(reader, s) { namespaces[UnsafeRawPointer(p)] = n }
+        }
     }
 
     /// Known extension namespaces match whatever their case, trailing slash or http/https
@@ -73,7 +82,7 @@ struct NameTable {
     mutating func namespace(_ uri: UnsafePointer<xmlChar>?) -> Namespace {
         guard let uri else { return .none }
         if let known = namespaces[UnsafeRawPointer(uri)] { return known }
-        let resolved = tolerant[NameTable.tolerantKey(String(cString: uri))] ?? .other
+        let resolved = Self.tolerantNamespaces[NameTable.tolerantKey(String(cString: uri))] ?? .other
         namespaces[UnsafeRawPointer(uri)] = resolved
         return resolved
     }
