@@ -29,23 +29,48 @@ public enum TextScan {
     /// page's CPU.
     public static func contains<S: StringProtocol>(_ text: S, _ needle: String) -> Bool {
         var needle = needle
-        return needle.withUTF8 { pattern in
-            guard let first = pattern.first else { return true }
-            return withBytes(text) { bytes in
-                guard bytes.count >= pattern.count else { return false }
-                var index = 0
-                let last = bytes.count - pattern.count
-                while index <= last {
-                    if bytes[index] == first {
-                        var offset = 1
-                        while offset < pattern.count, bytes[index + offset] == pattern[offset] { offset += 1 }
-                        if offset == pattern.count { return true }
-                    }
-                    index += 1
+        return needle.withUTF8 { pattern in withBytes(text) { contains($0, pattern) } }
+    }
+
+    /// Needles up to this long are searched directly: at most this many comparisons per byte.
+    public static let directSearchLimit = 32
+
+    /// Whether `needle` occurs in `haystack`. Short needles (keywords, the ASCII words of the
+    /// furniture rules) are compared at each position, which is fastest for them and still linear.
+    /// Longer ones (a heading searched for in a paragraph) use Knuth-Morris-Pratt, linear in both
+    /// lengths whatever the bytes: a page of "a a a ..." cannot make the search quadratic.
+    /// Written by hand: glibc's memmem is not visible to Swift, and no package here searches bytes.
+    public static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first else { return true }
+        guard haystack.count >= needle.count else { return false }
+        guard needle.count > directSearchLimit else {
+            let last = haystack.count - needle.count
+            var index = 0
+            while index <= last {
+                if haystack[index] == first {
+                    var offset = 1
+                    while offset < needle.count, haystack[index + offset] == needle[offset] { offset += 1 }
+                    if offset == needle.count { return true }
                 }
-                return false
+                index += 1
             }
+            return false
         }
+        // border[i]: the length of the longest proper prefix of needle[0...i] that is also its suffix.
+        var border = [Int](repeating: 0, count: needle.count)
+        var length = 0
+        for index in 1..<needle.count {
+            while length > 0 && needle[index] != needle[length] { length = border[length - 1] }
+            if needle[index] == needle[length] { length += 1 }
+            border[index] = length
+        }
+        var matched = 0
+        for byte in haystack {
+            while matched > 0 && byte != needle[matched] { matched = border[matched - 1] }
+            if byte == needle[matched] { matched += 1 }
+            if matched == needle.count { return true }
+        }
+        return false
     }
 
     /// `trimmingCharacters(in: .whitespacesAndNewlines)` without Foundation, which bridges the

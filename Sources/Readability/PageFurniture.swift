@@ -218,9 +218,33 @@ extension Extractor {
         }
         guard !candidates.isEmpty else { return }
         let paragraphs = content.elements("p").map { Self.comparable($0.innerText) }
-        for (candidate, text) in candidates where candidate.parent != nil {
-            if paragraphs.contains(where: { $0.utf8.count > text.utf8.count && TextScan.contains($0, text) }) { candidate.remove() }
+        let repeated = Self.repeatedInLongerParagraphs(candidates.map(\.1), paragraphs).repeated
+        for (index, (candidate, _)) in candidates.enumerated() where repeated.contains(index) && candidate.parent != nil {
+            candidate.remove()
         }
+    }
+
+    /// Paragraph bytes the pull-quote rule searches per page, in all. A real article (a few
+    /// headings, tens of kilobytes of text) needs well under 1 MB; a page of thousands of headings
+    /// and paragraphs would otherwise cost headings x paragraph text. Past it, headings stay.
+    static let pullQuoteSearchBudget = 4 << 20
+
+    /// The indexes of `candidates` found inside a longer paragraph, and the paragraph bytes searched.
+    static func repeatedInLongerParagraphs(_ candidates: [String], _ paragraphs: [String],
+                                           budget: Int = pullQuoteSearchBudget) -> (repeated: Set<Int>, searched: Int) {
+        var repeated: Set<Int> = []
+        var searched = 0
+        for (index, text) in candidates.enumerated() {
+            for paragraph in paragraphs where paragraph.utf8.count > text.utf8.count {
+                searched += paragraph.utf8.count
+                if searched > budget { return (repeated, searched - paragraph.utf8.count) }
+                if TextScan.contains(paragraph, text) {
+                    repeated.insert(index)
+                    break
+                }
+            }
+        }
+        return (repeated, searched)
     }
 
     /// Quotes, punctuation and case do not hide a repeat.

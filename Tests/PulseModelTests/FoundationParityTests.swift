@@ -39,3 +39,39 @@ import Testing
         #expect(TextScan.contains("anything", ""))
     }
 }
+
+/// The long-needle search (Knuth-Morris-Pratt) must find exactly what a plain scan finds, and stay
+/// linear on the inputs that make a plain scan quadratic.
+@Suite struct ByteSearchTests {
+    static func plainScan(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty else { return true }
+        guard haystack.count >= needle.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { start in
+            haystack[start..<(start + needle.count)].elementsEqual(needle)
+        }
+    }
+
+    @Test func longNeedlesAgreeWithAPlainScan() {
+        var generator = SplitMix(seed: 42)
+        // Two letters make periodic text, where a wrong failure table would skip a match.
+        for _ in 0..<3_000 {
+            let haystack = (0..<Int.random(in: 0...300, using: &generator)).map { _ in UInt8.random(in: 97...98, using: &generator) }
+            var needle = (0..<Int.random(in: 33...80, using: &generator)).map { _ in UInt8.random(in: 97...98, using: &generator) }
+            if !haystack.isEmpty, Bool.random(using: &generator), haystack.count > 40 {
+                let start = Int.random(in: 0..<(haystack.count - 33), using: &generator)
+                needle = Array(haystack[start..<min(haystack.count, start + Int.random(in: 33...80, using: &generator))])
+            }
+            let found = haystack.withUnsafeBufferPointer { h in needle.withUnsafeBufferPointer { TextScan.contains(h, $0) } }
+            #expect(found == Self.plainScan(haystack, needle), "\(String(decoding: haystack, as: UTF8.self)) / \(String(decoding: needle, as: UTF8.self))")
+        }
+    }
+
+    /// "a a a ... b" in 4 MB of "a a a ...": a plain scan compares up to the needle's 20,000 bytes at
+    /// each of 4 million positions; this one touches each byte a bounded number of times.
+    @Test(.timeLimit(.minutes(1))) func theWorstShapeForAScanStaysLinear() {
+        let haystack = String(repeating: "a ", count: 2_000_000)
+        let needle = String(repeating: "a ", count: 10_000) + "b"
+        #expect(!TextScan.contains(haystack, needle))
+        #expect(TextScan.contains(haystack + needle, needle))
+    }
+}

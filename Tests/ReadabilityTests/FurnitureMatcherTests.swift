@@ -26,3 +26,27 @@ import Testing
         }
     }
 }
+
+/// The pull-quote rule compares every heading with every longer paragraph; its total work is capped.
+@Suite struct PullQuoteBudgetTests {
+    @Test func repeatsInsideLongerParagraphsAreFound() {
+        let paragraphs = ["the mayor said the plan would cost more than expected and take longer",
+                          "residents were told about it"]
+        let candidates = ["the plan would cost more than expected", "residents were told about it",
+                          "a heading of its own that repeats nothing"]
+        let result = Extractor.repeatedInLongerParagraphs(candidates, paragraphs)
+        // The second equals a whole paragraph: not inside a longer one, so it stays (as before).
+        #expect(result.repeated == [0])
+    }
+
+    /// 2,000 headings against 2,000 paragraphs of 10 kB that none of them is in: 40 GB of search
+    /// without the cap. The rule stops at its budget and keeps the remaining headings.
+    @Test(.timeLimit(.minutes(1))) func aFloodOfHeadingsAndParagraphsStopsAtTheBudget() {
+        let paragraphs = Array(repeating: String(repeating: "a ", count: 5_000), count: 2_000)
+        let candidates = (0..<2_000).map { String(repeating: "a ", count: 20) + "b\($0)" }
+        let result = Extractor.repeatedInLongerParagraphs(candidates, paragraphs)
+        #expect(result.repeated.isEmpty)
+        #expect(result.searched <= Extractor.pullQuoteSearchBudget)
+        #expect(result.searched > Extractor.pullQuoteSearchBudget - 10_000)
+    }
+}
