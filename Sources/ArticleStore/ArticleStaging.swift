@@ -20,7 +20,7 @@ extension ArticleStore {
     }
 
     /// The columns the feed side supplies, in array order; the rest come from the live source row.
-    static let stagedColumns = """
+    static let feedColumns = """
         title, summary, content, url, url_hash, image_url, thumbnail_url, author, published_at, media_type,
         media_url, media_duration, media_mime_type, language, language_detected
         """
@@ -29,7 +29,7 @@ extension ArticleStore {
     /// live rows (`$sourceParameter`), in the same statement.
     static func insertSQL(rows: String, sourceParameter: Int) -> String {
         """
-        INSERT INTO public.articles (\(stagedColumns),
+        INSERT INTO public.articles (\(feedColumns),
             source_id, category_id, source_name, source_slug, category_name, category_slug)
         SELECT r.title, r.summary, r.content, r.url, r.url_hash, r.image_url, r.thumbnail_url, r.author,
                r.published_at, r.media_type, r.media_url, r.media_duration, r.media_mime_type, r.language,
@@ -45,10 +45,10 @@ extension ArticleStore {
     static let insertFromArraysSQL = insertSQL(rows: """
         unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
                $10::timestamptz[], $11::text[], $12::text[], $13::integer[], $14::text[], $15::text[], $16::boolean[])
-            AS r(\(stagedColumns))
+            AS r(\(feedColumns))
         """, sourceParameter: 1)
 
-    /// The rows as one array literal per column, in `stagedColumns` order.
+    /// The rows as one array literal per column, in `feedColumns` order.
     static func columnArrays(_ rows: ArraySlice<ArticleRow>) -> [String] {
         func column(_ value: (ArticleRow) -> String?) -> String {
             var literal = ArrayLiteral()

@@ -119,7 +119,7 @@ enum TextCleaning {
         TextScan.transform(text) { bytes, out in
             var pendingSpace = false
             TextScan.forEachScalar(bytes) { value, range in
-                if isJSWhitespace(value) {
+                if TextMeter.isJSWhitespace(value) {
                     if !out.isEmpty { pendingSpace = true }
                     return
                 }
@@ -128,10 +128,6 @@ enum TextCleaning {
                 TextScan.appendScalar(bytes, range, to: &out)
             }
         }
-    }
-
-    static func isJSWhitespace(_ value: UInt32) -> Bool {
-        value < 0x80 ? value == 0x20 || (value >= 0x09 && value <= 0x0D) : value == 0xA0 || TextMeter.isWideSpace(value)
     }
 
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool { isUnsafe(scalar.value) }

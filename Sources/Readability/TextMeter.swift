@@ -48,6 +48,11 @@ struct TextMeter {
             || scalar == 0x202F || scalar == 0x205F || scalar == 0x3000 || scalar == 0xFEFF
     }
 
+    /// JavaScript's `\s` for one scalar value.
+    static func isJSWhitespace(_ value: UInt32) -> Bool {
+        value < 0x80 ? value == 0x20 || (value >= 0x09 && value <= 0x0D) : value == 0xA0 || isWideSpace(value)
+    }
+
     static func isWideComma(_ scalar: UInt32) -> Bool {
         scalar == 0xFE50 || scalar == 0xFE10 || scalar == 0xFE11 || scalar == 0x2E41 || scalar == 0x2E34
             || scalar == 0x2E32 || scalar == 0xFF0C
@@ -77,11 +82,7 @@ struct TextMeter {
 
 extension Unicode.Scalar {
     /// JavaScript's `\s`, without the Unicode property tables on the hot path.
-    var isJSWhitespace: Bool {
-        let v = value
-        if v < 0x80 { return v == 0x20 || (v >= 0x09 && v <= 0x0D) }
-        return v == 0xA0 || TextMeter.isWideSpace(v)
-    }
+    var isJSWhitespace: Bool { TextMeter.isJSWhitespace(value) }
 }
 
 extension DNode {
