@@ -68,9 +68,3 @@ extension ArticleStore {
         ]
     }
 }
-
-extension ArticleRow {
-    var approximateBytes: Int {
-        title.utf8.count + (summary?.utf8.count ?? 0) + (content?.utf8.count ?? 0) + url.utf8.count + 200
-    }
-}

@@ -21,7 +21,6 @@ public actor PostgresConnection {
     private var noticeSink: Unmanaged<NoticeSink>?
     private var transactionDepth = 0
     /// Keys of the set-up steps this session has run (`once(_:)`); a new session starts empty.
-    var sessionSetUp: Set<String> = []
     /// Statements this session has prepared (`queryPrepared`); a new session starts empty.
     var preparedStatements: Set<String> = []
     /// The role the session writes as after set-up (`service_role` or the session user).
@@ -113,7 +112,6 @@ public actor PostgresConnection {
         if let handle { PQfinish(handle) }
         handle = nil
         transactionDepth = 0
-        sessionSetUp = []
         preparedStatements = []
     }
 
