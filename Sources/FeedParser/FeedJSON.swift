@@ -4,6 +4,11 @@ import Foundation
 /// the key order fixed and avoids JSONSerialization's Foundation round-trips.
 public enum FeedJSON {
     public static func dump(_ doc: FeedDocument) -> String {
+        String(decoding: dumpUTF8(doc), as: UTF8.self)
+    }
+
+    /// The same JSON as UTF-8 bytes, for writing out without a String in between.
+    public static func dumpUTF8(_ doc: FeedDocument) -> [UInt8] {
         var o = JSONBytes()
         o.raw("{\"format\": "); o.string(doc.format.rawValue)
         o.raw(", \"recovered\": "); o.raw(doc.recovered ? "true" : "false")
@@ -35,7 +40,7 @@ public enum FeedJSON {
             o.raw("}")
         }
         o.raw("]}")
-        return o.text
+        return o.bytes
     }
 
     public static func error(_ message: String) -> String {
@@ -61,38 +66,48 @@ public enum FeedJSON {
             guard var s else { raw("null"); return }
             bytes.append(0x22)
             s.withUTF8 { utf8 in
+                guard let base = utf8.baseAddress else { return }
+                let count = utf8.count
                 var run = 0
                 var i = 0
-                while i < utf8.count {
-                    let b = utf8[i]
-                    var escape: String?
+                while i < count {
+                    let b = base[i]
+                    // Most bytes need nothing: one comparison chain per byte, no table, no String.
+                    if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0x7F && b != 0xE2 {
+                        i += 1
+                        continue
+                    }
                     var width = 1
                     switch b {
-                    case 0x22: escape = "\\\""
-                    case 0x5C: escape = "\\\\"
-                    case 0x0A: escape = "\\n"
-                    case 0x0D: escape = "\\r"
-                    case 0x09: escape = "\\t"
-                    case 0x00..<0x20, 0x7F:
-                        let hex = String(b, radix: 16)
-                        escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    case 0xE2 where i + 2 < utf8.count && utf8[i + 1] == 0x80 && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9):
-                        escape = utf8[i + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+                    case 0x22: flush(base, run, i); raw(#"\""#)
+                    case 0x5C: flush(base, run, i); raw(#"\\"#)
+                    case 0x0A: flush(base, run, i); raw(#"\n"#)
+                    case 0x0D: flush(base, run, i); raw(#"\r"#)
+                    case 0x09: flush(base, run, i); raw(#"\t"#)
+                    case 0xE2:
+                        // U+2028 and U+2029 are valid in JSON but end lines in JavaScript.
+                        guard i + 2 < count, base[i + 1] == 0x80, base[i + 2] == 0xA8 || base[i + 2] == 0xA9 else {
+                            i += 1
+                            continue
+                        }
+                        flush(base, run, i)
+                        raw(base[i + 2] == 0xA8 ? #"\u2028"# : #"\u2029"#)
                         width = 3
-                    default: break
+                    default:  // the other C0 controls and DEL
+                        flush(base, run, i)
+                        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                        bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
                     }
-                    if let escape {
-                        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i]))
-                        bytes.append(contentsOf: escape.utf8)
-                        i += width
-                        run = i
-                    } else {
-                        i += 1
-                    }
+                    i += width
+                    run = i
                 }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<utf8.count]))
+                flush(base, run, count)
             }
             bytes.append(0x22)
+        }
+
+        private mutating func flush(_ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) {
+            if to > from { bytes.append(contentsOf: UnsafeBufferPointer(start: base + from, count: to - from)) }
         }
     }
 

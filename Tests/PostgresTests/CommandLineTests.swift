@@ -126,6 +126,53 @@ struct CommandLineTests {
         #expect((error?["error"] as? String)?.contains("not a feed") == true)
     }
 
+    /// Several files are parsed on every core at once: the lines still come out in input order, a
+    /// big document first (finishing last) included, and a missing or broken one in the middle
+    /// only costs its own line and the exit status.
+    @Test func dumpFeedKeepsInputOrderWhenFilesAreParsedInParallel() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dump-order-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func feed(_ number: Int, items: Int) -> String {
+            let entries = (0..<items).map { i in
+                "<item><title>Story \(i)</title><link>https://feed\(number).example/s/\(i)</link>"
+                    + "<description>&lt;p&gt;Paragraph \(i) of feed \(number).&lt;/p&gt;</description></item>"
+            }
+            return "<rss version=\"2.0\"><channel><title>Feed \(number)</title><link>https://feed\(number).example/</link>"
+                + entries.joined() + "</channel></rss>"
+        }
+        var inputs: [String] = []
+        var expected: [String?] = []
+        for number in 1...12 {
+            let path = folder.appendingPathComponent("feed-\(number).xml").path
+            try feed(number, items: number == 1 ? 400 : number).write(toFile: path, atomically: true, encoding: .utf8)
+            inputs.append(path)
+            expected.append("Feed \(number)")
+        }
+        let broken = folder.appendingPathComponent("broken.xml").path
+        try "<html><body>not a feed</body></html>".write(toFile: broken, atomically: true, encoding: .utf8)
+        inputs.insert(folder.appendingPathComponent("missing.xml").path, at: 4)
+        expected.insert(nil, at: 4)
+        inputs.insert(broken, at: 8)
+        expected.insert(nil, at: 8)
+
+        let run = try await Self.run(["--dump-feed"] + inputs)
+        #expect(run.status == 65)
+        let objects = try run.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(objects.count == inputs.count)
+        for (index, (object, title)) in zip(objects, expected).enumerated() {
+            if let title {
+                #expect((object["feed"] as? [String: Any])?["title"] as? String == title, "line \(index)")
+                #expect((object["items"] as? [Any])?.count == (index == 0 ? 400 : Int(title.dropFirst(5))!))
+            } else {
+                let message = object["error"] as? String
+                #expect(message?.contains(index == 4 ? "missing.xml: cannot read" : "broken.xml") == true, "line \(index)")
+            }
+        }
+    }
+
     static func articlePage(_ number: Int) -> String {
         let paragraph = "Page \(number) marker. The council met on Thursday to review the plans, and members asked "
             + "about costs, timing and the effect on residents, who were broadly supportive of the idea."

@@ -107,14 +107,9 @@ struct DumpArticleMode {
         }
         guard descriptor >= 0 else { throw DumpError("cannot write \(path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw DumpError("cannot write \(path): \(String(cString: strerror(errno)))")
-            }
-            bytes = bytes.dropFirst(written)
+        var text = text
+        if let failure = text.withUTF8({ writeAll(descriptor, UnsafeRawBufferPointer($0)) }) {
+            throw DumpError("cannot write \(path): \(String(cString: strerror(failure)))")
         }
     }
 

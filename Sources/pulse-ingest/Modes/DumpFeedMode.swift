@@ -1,6 +1,7 @@
 import FeedParser
 import Foundation
 import HTTPFetcher
+import Synchronization
 
 /// `--dump-feed PATH|URL ...`: parse documents without a database and print JSON (JSON Lines when
 /// several are given, in order), so a corpus is parsed by one process.
@@ -19,52 +20,117 @@ struct DumpFeedMode {
         defer { fetcher?.shutdown() }
         for input in inputs {
             guard Self.isURL(input) else {
-                if !dumpFile(input) { status = ExitStatus.dataError }
+                let outcome = dumpFile(input)
+                outcome.write()
+                if !outcome.parsed { status = ExitStatus.dataError }
                 continue
             }
             if fetcher == nil { fetcher = HTTPFetcher(configuration: fetcherConfiguration) }
             do {
                 let response = try await fetcher!.fetch(FetchRequest(url: input, kind: .feed))
-                if !dump(response.body, input: input, contentType: contentType ?? response.contentType,
-                         baseURL: baseURL ?? response.finalURL) {
-                    status = ExitStatus.dataError
-                }
+                let outcome = dump(response.body, input: input, contentType: contentType ?? response.contentType,
+                                   baseURL: baseURL ?? response.finalURL)
+                outcome.write()
+                if !outcome.parsed { status = ExitStatus.dataError }
             } catch {
-                print(FeedJSON.error("\(input): \(error)"))
+                Outcome(error: "\(input): \(error)").write()
                 status = ExitStatus.dataError
             }
         }
         return status
     }
 
-    /// Every input a file (`Invocation.isLocalDumpFeed`): synchronous throughout.
+    /// Every input a file (`Invocation.isLocalDumpFeed`): no tasks at all. Several files are
+    /// independent documents, so they are parsed on every core at once, on Dispatch's worker
+    /// threads rather than the Swift concurrency pool (reading a file blocks); the output keeps the
+    /// order of the inputs, each document printed as soon as those before it are.
     func runFiles() -> Int32 {
-        var status = ExitStatus.success
-        for input in inputs where !dumpFile(input) { status = ExitStatus.dataError }
-        return status
+        guard inputs.count > 1, ProcessInfo.processInfo.activeProcessorCount > 1 else {
+            var status = ExitStatus.success
+            for input in inputs {
+                let outcome = dumpFile(input)
+                outcome.write()
+                if !outcome.parsed { status = ExitStatus.dataError }
+            }
+            return status
+        }
+        let printer = OrderedPrinter()
+        DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
+            printer.finished(index, dumpFile(inputs[index]))
+        }
+        return printer.allParsed ? ExitStatus.success : ExitStatus.dataError
     }
 
-    private func dumpFile(_ input: String) -> Bool {
+    /// What one document produced: its JSON line (or error line), and a note for stderr.
+    struct Outcome: Sendable {
+        /// UTF-8, newline included: written out as it is, with no String in between.
+        var line: [UInt8]
+        var note: String?
+        var parsed: Bool
+
+        init(json: [UInt8], note: String?) {
+            line = json
+            line.append(0x0A)
+            self.note = note
+            parsed = true
+        }
+
+        init(error message: String) {
+            line = Array(FeedJSON.error(message).utf8)
+            line.append(0x0A)
+            parsed = false
+        }
+
+        /// Every line of this mode goes out through here, unbuffered, so lines never interleave
+        /// or reorder.
+        func write() {
+            _ = line.withUnsafeBytes { writeAll(STDOUT_FILENO, $0) }
+            if let note { FileHandle.standardError.write(Data(note.utf8)) }
+        }
+    }
+
+    /// Writes outcomes in input order whatever order they finish in; at most the documents that
+    /// finished ahead of a slow one wait in memory.
+    final class OrderedPrinter: Sendable {
+        private struct State {
+            var waiting: [Int: Outcome] = [:]
+            var next = 0
+            var allParsed = true
+        }
+        private let state = Mutex(State())
+
+        var allParsed: Bool { state.withLock { $0.allParsed } }
+
+        func finished(_ index: Int, _ outcome: Outcome) {
+            state.withLock { state in
+                state.waiting[index] = outcome
+                while let ready = state.waiting.removeValue(forKey: state.next) {
+                    ready.write()
+                    if !ready.parsed { state.allParsed = false }
+                    state.next += 1
+                }
+            }
+        }
+    }
+
+    private func dumpFile(_ input: String) -> Outcome {
         guard let data = FileManager.default.contents(atPath: input) else {
-            print(FeedJSON.error("\(input): cannot read the file"))
-            return false
+            return Outcome(error: "\(input): cannot read the file")
         }
         return dump([UInt8](data), input: input, contentType: contentType, baseURL: baseURL)
     }
 
-    /// Prints the document's JSON (or its error); false when it could not be parsed.
-    private func dump(_ bytes: [UInt8], input: String, contentType: String?, baseURL: String?) -> Bool {
+    /// The document's JSON (or its error); `parsed` false when it could not be parsed.
+    private func dump(_ bytes: [UInt8], input: String, contentType: String?, baseURL: String?) -> Outcome {
         do {
             let document = try FeedParser.parse(bytes, contentType: contentType, baseURL: baseURL, options: options)
-            print(FeedJSON.dump(document))
+            var note: String?
             if document.droppedByCap > 0 {
-                let note = "\(input): item cap \(options.maxItems) kept the newest; dropped \(document.droppedByCap) older items\n"
-                FileHandle.standardError.write(Data(note.utf8))
+                note = "\(input): item cap \(options.maxItems) kept the newest; dropped \(document.droppedByCap) older items\n"
             }
-            return true
+            return Outcome(json: FeedJSON.dumpUTF8(document), note: note)
         } catch {
-            print(FeedJSON.error("\(input): \(error)"))
-            return false
+            return Outcome(error: "\(input): \(error)")
         }
     }
 }
