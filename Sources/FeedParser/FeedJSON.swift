@@ -70,7 +70,13 @@ public enum FeedJSON {
                 let count = utf8.count
                 var run = 0
                 var i = 0
+                let memory = UnsafeRawPointer(base)
                 while i < count {
+                    // Eight bytes at a time while none of them needs a look (see mayNeedEscape).
+                    if i + 8 <= count, !Self.mayNeedEscape(memory.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
+                        i += 8
+                        continue
+                    }
                     let b = base[i]
                     // Most bytes need nothing: one comparison chain per byte, no table, no String.
                     if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0x7F && b != 0xE2 {
@@ -104,6 +110,20 @@ public enum FeedJSON {
                 flush(base, run, count)
             }
             bytes.append(0x22)
+        }
+
+        /// True when one of the eight bytes is a control (< 0x20), `"`, `\\`, DEL, or 0xE2 (the
+        /// lead byte of U+2028/U+2029). Word-at-a-time tests that are exact for "some byte is":
+        /// (x - 0x01..) & ~x & 0x80.. is non-zero iff some byte of x is zero; with 0x20.. iff some
+        /// byte is below 0x20.
+        @inline(__always)
+        static func mayNeedEscape(_ w: UInt64) -> Bool {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let high: UInt64 = 0x8080_8080_8080_8080
+            @inline(__always) func hasZero(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & high }
+            let below = (w &- ones &* 0x20) & ~w & high
+            return (below | hasZero(w ^ (ones &* 0x22)) | hasZero(w ^ (ones &* 0x5C))
+                | hasZero(w ^ (ones &* 0x7F)) | hasZero(w ^ (ones &* 0xE2))) != 0
         }
 
         private mutating func flush(_ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) {
