@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Byte-level clean-up of text bound for the database: removes C0/C1 controls (except newline and
 /// tab, which become whitespace), bidi embeddings/overrides/isolates (the LRM, RLM and ALM marks
 /// are kept: see PulseModel's StoredText), BOMs and noncharacters, then
@@ -16,10 +22,27 @@ public enum TextSanitizer {
     /// `html`: source newlines are plain whitespace; 0x1E / 0x1F mark paragraph / line breaks.
     static func cleanString(_ input: UnsafeBufferPointer<UInt8>, multiline: Bool, html: Bool = false) -> String {
         guard !input.isEmpty else { return "" }
-        // The output is never longer than the input, so it is written straight into the String.
-        return String(unsafeUninitializedCapacity: input.count) { out in
+        // Written straight into the String, whose capacity is the bound outputCapacity gives.
+        return String(unsafeUninitializedCapacity: outputCapacity(input, html: html)) { out in
             clean(input, multiline: multiline, html: html, into: out).count
         }
+    }
+
+    /// The most bytes `clean` can write for `input`. Plain text never grows: every whitespace or
+    /// line-break run, one byte or more, is written as at most two bytes only when it is at least
+    /// that long (CR LF and U+2029 included). In html mode a lone 0x1E between two words becomes a
+    /// blank line, one byte in and two out (`<span>a</span><div>b</div>c` gives a, 1E, b, 1E, c:
+    /// five bytes in, seven out), so each 0x1E may add one byte.
+    static func outputCapacity(_ input: UnsafeBufferPointer<UInt8>, html: Bool) -> Int {
+        guard html, let base = input.baseAddress else { return input.count }
+        var extra = 0
+        var at = base
+        let end = base + input.count
+        while at < end, let hit = memchr(at, 0x1E, end - at) {
+            extra += 1
+            at = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) + 1
+        }
+        return input.count + extra
     }
 
     /// Like cleanString, but returns `original` itself (no new allocation) when nothing changes,
@@ -50,7 +73,7 @@ public enum TextSanitizer {
         }
     }
 
-    /// Writes the cleaned bytes to `out` (capacity >= input.count); returns the count.
+    /// Writes the cleaned bytes to `out` (capacity >= `outputCapacity(input, html:)`); returns the count.
     /// `unchanged` is true when the output equals the input byte for byte (the output is never
     /// longer, so equal length plus no same-length substitution means identical).
     static func clean(_ input: UnsafeBufferPointer<UInt8>, multiline: Bool, html: Bool,
