@@ -99,6 +99,16 @@ public enum TextSanitizer {
                 pendingSpace = false; pendingNewlines = 0
                 var j = i
                 while j < n {
+                    // Eight bytes at a time while they are printable ASCII with single spaces (see
+                    // plainWord): copied as they are. The byte written last is never a space here.
+                    if j + 8 <= n {
+                        let w = UnsafeRawPointer(input.baseAddress! + j).loadUnaligned(as: UInt64.self)
+                        if plainWord(w) {
+                            UnsafeMutableRawPointer(out.baseAddress! + o).storeBytes(of: w, as: UInt64.self)
+                            o += 8; j += 8
+                            continue
+                        }
+                    }
                     let c = input[j]
                     if c > 0x20 && c < 0x7F { out[o] = c; o += 1; j += 1; continue }
                     // A single space between words needs no bookkeeping either.
@@ -185,6 +195,22 @@ public enum TextSanitizer {
             i += len
         }
         return (o, replaced)
+    }
+
+    /// True when all eight bytes are 0x20...0x7E, no two spaces are adjacent and the last byte is
+    /// not a space: exactly the bytes the run loop would copy one by one (a space is kept when a
+    /// printable byte follows it). Little-endian: byte k of the text is bits 8k..8k+7.
+    @inline(__always)
+    static func plainWord(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        // High bit of a byte set exactly when that byte of x is zero (no borrow between bytes).
+        @inline(__always) func zeroBytes(_ x: UInt64) -> UInt64 { ~(((x & low7) &+ low7) | x | low7) }
+        let below = (w &- ones &* 0x20) & ~w & high  // some byte < 0x20 (exact for "some")
+        if (w & high) | below | zeroBytes(w ^ (ones &* 0x7F)) != 0 { return false }
+        let spaces = zeroBytes(w ^ (ones &* 0x20))
+        return spaces & (spaces >> 8) == 0 && spaces & (0x80 << 56) == 0
     }
 
     /// Number of Unicode scalars (what PostgreSQL counts as characters).
