@@ -32,14 +32,32 @@ public enum HTMLText {
         if !mayContainMarkup(bytes) {
             return Extract(text: TextSanitizer.cleanString(bytes, multiline: true), firstImageSource: nil)
         }
-        guard bytes.count > 0, bytes.count < Int(Int32.max), let base = bytes.baseAddress else {
-            return Extract(text: "", firstImageSource: nil)
+        let collector = Collector()
+        collector.out.reserveCapacity(bytes.count)
+        if !SimpleHTML.read(bytes, into: collector) {
+            guard parse(bytes, into: collector) else { return Extract(text: "", firstImageSource: nil) }
         }
+        let text = collector.out.withUnsafeBufferPointer { TextSanitizer.cleanString($0, multiline: true, html: true) }
+        return Extract(text: text, firstImageSource: collector.firstImage)
+    }
+
+    /// The same extraction with libxml2's HTML parser only (the reference SimpleHTML is held to).
+    static func extractWithParser(bytes: UnsafeBufferPointer<UInt8>) -> Extract {
+        let collector = Collector()
+        guard parse(bytes, into: collector) else { return Extract(text: "", firstImageSource: nil) }
+        let text = collector.out.withUnsafeBufferPointer { TextSanitizer.cleanString($0, multiline: true, html: true) }
+        return Extract(text: text, firstImageSource: collector.firstImage)
+    }
+
+    /// libxml2's HTML parser driving `collector` (emptied first); false when no parser could be made.
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, into collector: Collector) -> Bool {
+        collector.reset()
+        guard bytes.count > 0, bytes.count < Int(Int32.max), let base = bytes.baseAddress else { return false }
         _ = XMLSource.setUp
         let ctxt = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
             htmlCreateMemoryParserCtxt($0, Int32(bytes.count))
         }
-        guard let ctxt, let sax = ctxt.pointee.sax else { return Extract(text: "", firstImageSource: nil) }
+        guard let ctxt, let sax = ctxt.pointee.sax else { return false }
         defer {
             if let doc = ctxt.pointee.myDoc { xmlFreeDoc(doc); ctxt.pointee.myDoc = nil }
             htmlFreeParserCtxt(ctxt)
@@ -70,13 +88,11 @@ public enum HTMLText {
         sax.pointee.ignorableWhitespace = characters
         sax.pointee.cdataBlock = characters
 
-        let collector = Collector()
         collector.parser = ctxt
-        collector.out.reserveCapacity(bytes.count)
+        defer { collector.parser = nil }
         ctxt.pointee.userData = Unmanaged.passUnretained(collector).toOpaque()
         _ = htmlParseDocument(ctxt)
-        let text = collector.out.withUnsafeBufferPointer { TextSanitizer.cleanString($0, multiline: true, html: true) }
-        return Extract(text: text, firstImageSource: collector.firstImage)
+        return true
     }
 
     /// A `<` or `&` anywhere (memchr: this runs on every field).
@@ -140,33 +156,61 @@ public enum HTMLText {
             if callbacks & 255 == 0, budget.exceeded(), let parser { xmlStopParser(parser) }
         }
 
+        func reset() {
+            out.removeAll(keepingCapacity: true)
+            firstImage = nil
+            skipLevel = 0
+            preLevel = 0
+        }
+
+        /// libxml2's start callback: the element's kind, and an `<img>`'s attributes.
         func start(_ name: UnsafePointer<xmlChar>, _ attrs: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
             checkBudget()
-            switch HTMLText.kind(name) {
+            let kind = HTMLText.kind(name)
+            start(kind)
+            if kind == .img, wantsImage, var a = attrs {
+                var src: String?, width: String?, height: String?
+                while let n = a.pointee {
+                    if let v = (a + 1).pointee {
+                        if xmlStrEqual(n, "src") == 1 { src = String(cString: v) }
+                        else if xmlStrEqual(n, "width") == 1 { width = String(cString: v) }
+                        else if xmlStrEqual(n, "height") == 1 { height = String(cString: v) }
+                    }
+                    a += 2
+                }
+                image(src: src, width: width, height: height)
+            }
+        }
+
+        func end(_ name: UnsafePointer<xmlChar>) { end(HTMLText.kind(name)) }
+
+        func text(_ ch: UnsafePointer<xmlChar>, _ len: Int) {
+            checkBudget()
+            text(UnsafeBufferPointer(start: ch, count: len))
+        }
+
+        // The events both readers share (libxml2's callbacks above, SimpleHTML directly).
+
+        func start(_ kind: Kind) {
+            switch kind {
             case .skip: skipLevel += 1
             case .paragraph: out.append(0x1E)
             case .line, .br: out.append(0x1F)
             case .cell: out.append(0x20)
             case .pre: out.append(0x1E); preLevel += 1
-            case .img:
-                if firstImage == nil, skipLevel == 0, var a = attrs {
-                    var src: String?, width: String?, height: String?
-                    while let n = a.pointee {
-                        if let v = (a + 1).pointee {
-                            if xmlStrEqual(n, "src") == 1 { src = String(cString: v) }
-                            else if xmlStrEqual(n, "width") == 1 { width = String(cString: v) }
-                            else if xmlStrEqual(n, "height") == 1 { height = String(cString: v) }
-                        }
-                        a += 2
-                    }
-                    if let src, !ImageCandidate.isTracker(src, width: width, height: height) { firstImage = src }
-                }
-            case .inline: break
+            case .img, .inline: break
             }
         }
 
-        func end(_ name: UnsafePointer<xmlChar>) {
-            switch HTMLText.kind(name) {
+        /// Whether an `<img>` starting now would be considered for `firstImage`.
+        var wantsImage: Bool { firstImage == nil && skipLevel == 0 }
+
+        func image(src: String?, width: String?, height: String?) {
+            if wantsImage, let src, !ImageCandidate.isTracker(src, width: width, height: height) { firstImage = src }
+        }
+
+        func end(_ kind: Kind) {
+            switch kind {
             case .skip: skipLevel = max(0, skipLevel - 1)
             case .paragraph: out.append(0x1E)
             case .pre: out.append(0x1E); preLevel = max(0, preLevel - 1)
@@ -174,10 +218,8 @@ public enum HTMLText {
             }
         }
 
-        func text(_ ch: UnsafePointer<xmlChar>, _ len: Int) {
-            checkBudget()
+        func text(_ chunk: UnsafeBufferPointer<UInt8>) {
             guard skipLevel == 0 else { return }
-            let chunk = UnsafeBufferPointer(start: ch, count: len)
             if preLevel == 0 {
                 out.append(contentsOf: chunk)
             } else {

@@ -84,3 +84,24 @@ import Testing
         #expect(TextSanitizer.inline("abcdefg abcdefg\u{7F}abcdefg\u{1}abcdefg") == "abcdefg abcdefgabcdefgabcdefg")
     }
 }
+
+/// SimpleHTML passes over eight bytes of text at once when plainText says the byte loop would.
+@Suite struct SimpleHTMLWordScanTests {
+    static func reference(_ w: UInt64) -> Bool {
+        !(0..<8).contains {
+            let b = UInt8(truncatingIfNeeded: w >> (8 * UInt64($0)))
+            return b < 0x20 || b == 0x3C || b == 0x26 || b == 0xEF
+        }
+    }
+
+    @Test func everyByteAtEveryPositionAmongFillers() {
+        for filler: UInt8 in [0x20, 0x21, 0x3B, 0x3D, 0x41, 0x7F, 0x80, 0xEE, 0xF0, 0xFF] {
+            for byte in 0...255 {
+                for position in 0..<8 {
+                    let w = JSONEscapeScanTests.word(filler: filler, byte: UInt8(byte), at: position)
+                    #expect(SimpleHTML.Reader.plainText(w) == Self.reference(w), "filler \(filler) byte \(byte) at \(position)")
+                }
+            }
+        }
+    }
+}
