@@ -15,6 +15,7 @@ Called by daemon-farm.sh (which builds nothing and starts PostgreSQL); prints, n
 """
 import argparse
 import json
+import math
 import os
 import signal
 import subprocess
@@ -239,6 +240,18 @@ def main():
     print(f"ratio: cold-cycle articles/s / COPY rows/s = {ratio:.3f} (goal >= 0.5)")
     print(f"bulk: {cold['bulk_rate']:.0f} rows/s from the first row to the 99th-percentile row = "
           f"{cold['bulk_rate'] / copy_rate:.3f} of COPY (the last 1% wait on the farm's stalled feeds)")
+    # The farm's own lower bound on the cold cycle: a host's stalling feeds each hold one of its
+    # max_per_host connections for slow_seconds, whatever the daemon does, so that host needs
+    # ceil(slow / max_per_host) * slow_seconds from the first request on.
+    stats = cold["stats"]
+    if stats.get("slow_by_host") and stats.get("first_request_at"):
+        host, slow = max(stats["slow_by_host"].items(), key=lambda item: item[1])
+        stall = math.ceil(slow / stats["max_per_host"]) * stats["slow_seconds"]
+        floor = stats["first_request_at"] - launched + stall
+        print(f"farm floor: {host} serves {slow} of the {stats['slow']} stalling feeds ({stats['slow_seconds']:.1f} s each); "
+              f"at max_per_host {stats['max_per_host']} they take >= {stall:.1f} s from the first request "
+              f"({stats['first_request_at'] - launched:.1f} s after launch), so the cold cycle cannot end before "
+              f"{floor:.1f} s: ratio <= {cold['inserted'] / floor / copy_rate:.3f} of COPY however fast rows are stored")
 
 
 if __name__ == "__main__":

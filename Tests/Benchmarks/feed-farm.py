@@ -46,6 +46,10 @@ class Farm:
         self.now = datetime.datetime.now(datetime.timezone.utc)
         self.slow = {n for n in range(1, args.feeds + 1) if args.slow_every and n % args.slow_every == 0}
         self.failing = {n for n in range(1, args.feeds + 1) if args.fail_every and n % args.fail_every == 7}
+        self.slow_by_host = {}
+        for n in self.slow:
+            self.slow_by_host[self.host_of(n)] = self.slow_by_host.get(self.host_of(n), 0) + 1
+        self.first_request_at = None   # epoch seconds of the first feed request (for the cycle floor)
 
     def host_of(self, feed):
         return f"127.0.0.{(feed - 1) % self.args.hosts + 1}"
@@ -138,7 +142,10 @@ def make_handler(farm):
                 with farm.lock:
                     stats = {"requests": farm.requests, "by_status": farm.by_status,
                              "distinct_feeds": len(farm.distinct), "feeds": farm.args.feeds,
-                             "failing": len(farm.failing), "slow": len(farm.slow)}
+                             "failing": len(farm.failing), "slow": len(farm.slow),
+                             "slow_by_host": farm.slow_by_host, "slow_seconds": farm.args.slow_seconds,
+                             "max_per_host": min(farm.args.per_host, farm.args.concurrency),
+                             "first_request_at": farm.first_request_at}
                 return self.reply(200, json.dumps(stats).encode(), "application/json")
             self.reply(404, b"not found")
 
@@ -162,6 +169,9 @@ def make_handler(farm):
             self.reply(404, b"not found")
 
         def feed(self, feed):
+            with farm.lock:
+                if farm.first_request_at is None:
+                    farm.first_request_at = time.time()
             if not 1 <= feed <= farm.args.feeds:
                 farm.count(404)
                 return self.reply(404, b"no such feed")
