@@ -89,6 +89,9 @@ enum SimpleHTML {
         var anchors = 0
         /// Decoded character references, handed to the collector as text.
         var scratch: [UInt8] = []
+        /// htmlEntityLookup scans libxml2's table of 253 names: past this many lookups in one
+        /// fragment (a flood of `&x;`), libxml2's parser takes over under its CPU budget.
+        var lookupsLeft = 4096
 
         init(base: UnsafePointer<UInt8>, count: Int, collector: HTMLText.Collector) {
             self.base = base
@@ -337,6 +340,8 @@ enum SimpleHTML {
             guard j < count, base[j] == 0x3B else {
                 return j - start >= 32 ? .some(nil) : nil
             }
+            lookupsLeft -= 1
+            guard lookupsLeft >= 0 else { return .some(nil) }
             var name = [UInt8](UnsafeBufferPointer(start: base + start, count: j - start))
             name.append(0)
             guard let entity = name.withUnsafeBufferPointer({ htmlEntityLookup($0.baseAddress!) }) else { return nil }

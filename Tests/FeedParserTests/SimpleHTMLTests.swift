@@ -92,6 +92,27 @@ import Testing
         #expect(accepted > total / 10, "accepted \(accepted) of \(total)")
     }
 
+    /// Floods an attacker can put in a feed field: the answer is libxml2's, whichever reader gives it.
+    @Test func floodsGiveTheParsersAnswer() {
+        let floods = [
+            String(repeating: "&zz; ", count: 20_000),                       // past the lookup allowance
+            String(repeating: "&amp;", count: 20_000),
+            String(repeating: "<div>", count: 100) + "deep" + String(repeating: "</div>", count: 100),  // past the depth cap
+            String(repeating: "<span>", count: 50) + "x" + String(repeating: "</span>", count: 50),
+            String(repeating: "<b a=1 b=2 c=3>x</b>", count: 5_000),
+            String(repeating: "&", count: 50_000) + String(repeating: "<", count: 1_000),
+            String(repeating: "&#", count: 20_000),
+        ]
+        for html in floods {
+            var bytes = html
+            let fast = bytes.withUTF8 { HTMLText.extract(bytes: $0) }
+            #expect(fast == Self.parser(html), "\(html.prefix(40))…")
+        }
+        #expect(Self.simple(String(repeating: "&zz; ", count: 20_000)) == nil)
+        #expect(Self.simple(String(repeating: "<div>", count: 100) + String(repeating: "</div>", count: 100)) == nil)
+        #expect(Self.simple(String(repeating: "<div>", count: 60) + String(repeating: "</div>", count: 60)) != nil)
+    }
+
     // MARK: Generator
 
     static let vocabulary = ["a", "abbr", "b", "big", "cite", "code", "del", "em", "font", "i", "ins", "kbd", "mark", "q",
