@@ -1,0 +1,53 @@
+import Testing
+@testable import Readability
+
+/// TextMeter counts what Readability.js's `_getInnerText(node).length` and its comma count give:
+/// UTF-16 units after trimming and collapsing whitespace. Its byte loop is held to a plain
+/// per-scalar reading of that definition.
+@Suite struct TextMeterTests {
+    static func reference(_ texts: [String]) -> (length: Int, commas: Int) {
+        var length = 0, commas = 0, pendingSpace = false, seenText = false
+        for text in texts {
+            for scalar in text.unicodeScalars {
+                if TextMeter.isJSWhitespace(scalar.value) {
+                    if seenText { pendingSpace = true }
+                    continue
+                }
+                if pendingSpace { length += 1; pendingSpace = false }
+                length += scalar.utf16.count
+                seenText = true
+                if scalar == "," || scalar.value == 0x060C || TextMeter.isWideComma(scalar.value) { commas += 1 }
+            }
+        }
+        return (length, commas)
+    }
+
+    @Test func randomTextsAgreeWithTheDefinition() {
+        let pieces = ["word", "Longer-sentence.", ",", " ", "  ", "\n\t", "\u{A0}", "\u{2003}", "\u{3000}", "\u{FEFF}",
+                      "\u{060C}", "\u{FF0C}", "é", "東京", "😀", "a,b,c,d,e,f", "!!!!~~~~", "\u{7F}", "12345678"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let texts = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            }
+            var meter = TextMeter()
+            for text in texts { meter.add(text) }
+            let expected = Self.reference(texts)
+            #expect(meter.length == expected.length && meter.commas == expected.commas, "\(texts)")
+        }
+    }
+
+    @Test func everyASCIIByteInEveryPositionOfAWord() {
+        for byte in 0...127 {
+            for position in 0..<8 {
+                var bytes = Array("abcdefgh".utf8)
+                bytes[position] = UInt8(byte)
+                let text = String(decoding: bytes + Array("ijklmnop".utf8), as: UTF8.self)
+                var meter = TextMeter()
+                meter.add(text)
+                let expected = Self.reference([text])
+                #expect(meter.length == expected.length && meter.commas == expected.commas, "byte \(byte) at \(position)")
+            }
+        }
+    }
+}
