@@ -26,7 +26,8 @@ enum QuickCommandLine {
             return helpWidth() == 80 ? .help : nil
         }
         var invocation = Invocation()
-        var seen: Set<String> = []
+        // An array, not a Set: a handful of options, and no Set<String> metadata to build at start.
+        var seen: [String] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -35,11 +36,9 @@ enum QuickCommandLine {
                 invocation.inputs.append(argument)
                 continue
             }
-            guard seen.insert(argument).inserted || argument == "--source" else { return nil }
-            if let flag = flags[argument] {
-                flag(&invocation)
-                continue
-            }
+            guard argument == "--source" || !seen.contains(argument) else { return nil }
+            seen.append(argument)
+            if setFlag(argument, in: &invocation) { continue }
             guard index < arguments.count, !arguments[index].hasPrefix("-") else { return nil }
             let value = arguments[index]
             index += 1
@@ -49,19 +48,24 @@ enum QuickCommandLine {
         return .run(invocation)
     }
 
-    private static let flags: [String: @Sendable (inout Invocation) -> Void] = [
-        "--once": { $0.once = true },
-        "--backfill": { $0.backfill = true },
-        "--prune": { $0.prune = true },
-        "--migrate": { $0.migrate = true },
-        "--check-config": { $0.checkConfig = true },
-        "--status": { $0.statusMode = true },
-        "--json": { $0.json = true },
-        "--dump-feed": { $0.dumpFeed = true },
-        "--dump-article": { $0.dumpArticle = true },
-        "--text": { $0.textOnly = true },
-        "--dry-run": { $0.dryRun = true },
-    ]
+    /// False when `flag` is not one of the flags.
+    private static func setFlag(_ flag: String, in invocation: inout Invocation) -> Bool {
+        switch flag {
+        case "--once": invocation.once = true
+        case "--backfill": invocation.backfill = true
+        case "--prune": invocation.prune = true
+        case "--migrate": invocation.migrate = true
+        case "--check-config": invocation.checkConfig = true
+        case "--status": invocation.statusMode = true
+        case "--json": invocation.json = true
+        case "--dump-feed": invocation.dumpFeed = true
+        case "--dump-article": invocation.dumpArticle = true
+        case "--text": invocation.textOnly = true
+        case "--dry-run": invocation.dryRun = true
+        default: return false
+        }
+        return true
+    }
 
     /// False for an unknown option or a value ArgumentParser would not convert.
     private static func setOption(_ option: String, to value: String, in invocation: inout Invocation) -> Bool {

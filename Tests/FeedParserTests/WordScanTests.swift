@@ -105,3 +105,17 @@ import Testing
         }
     }
 }
+
+/// The walker's interned-name table: growth keeps every entry, absent keys stay absent.
+@Suite struct PointerTableTests {
+    @Test func thousandsOfKeysSurviveGrowth() {
+        var table = PointerTable()
+        let keys = (1...10_000).map { UnsafeRawPointer(bitPattern: $0 * 16)! }
+        for (index, key) in keys.enumerated() { table.set(key, UInt8(index % 251)) }
+        for (index, key) in keys.enumerated() { #expect(table.get(key) == UInt8(index % 251)) }
+        #expect(table.get(UnsafeRawPointer(bitPattern: 8)!) == nil)
+        #expect(table.get(UnsafeRawPointer(bitPattern: 10_001 * 16)!) == nil)
+        table.set(keys[0], 7)
+        #expect(table.get(keys[0]) == 7)
+    }
+}
