@@ -39,26 +39,32 @@ public enum Charset {
     /// their superset and what such documents really contain); nil when not one we alias.
     public static func normalize(_ raw: String) -> String? {
         var label = Substring(raw.lowercased())
-        let junk: Set<Character> = [" ", "\t", "\r", "\n", "\"", "'"]
-        while let f = label.first, junk.contains(f) { label = label.dropFirst() }
-        while let l = label.last, junk.contains(l) { label = label.dropLast() }
-        return aliases[String(label)]
+        func junk(_ c: Character) -> Bool { c == " " || c == "\t" || c == "\r" || c == "\n" || c == "\"" || c == "'" }
+        while let f = label.first, junk(f) { label = label.dropFirst() }
+        while let l = label.last, junk(l) { label = label.dropLast() }
+        return alias(label)
     }
 
-    private static let aliases: [String: String] = [
-        "utf-8": "utf-8", "utf8": "utf-8", "unicode-1-1-utf-8": "utf-8", "x-unicode20utf8": "utf-8",
-        "us-ascii": "windows-1252", "ascii": "windows-1252", "iso-8859-1": "windows-1252",
-        "iso8859-1": "windows-1252", "iso_8859-1": "windows-1252", "latin1": "windows-1252", "latin-1": "windows-1252",
-        "l1": "windows-1252", "cp1252": "windows-1252", "windows-1252": "windows-1252",
-        "x-cp1252": "windows-1252", "cp819": "windows-1252", "ibm819": "windows-1252",
-        "iso-ir-100": "windows-1252", "csisolatin1": "windows-1252",
-        "utf-16": "utf-16le", "utf-16le": "utf-16le", "utf-16be": "utf-16be",
-        "iso-8859-2": "iso-8859-2", "latin2": "iso-8859-2", "windows-1250": "windows-1250",
-        "cp1250": "windows-1250", "windows-1251": "windows-1251", "cp1251": "windows-1251",
-        "windows-1253": "windows-1253", "windows-1254": "windows-1254",
-        "shift_jis": "shift_jis", "shift-jis": "shift_jis", "sjis": "shift_jis",
-        "x-sjis": "shift_jis", "euc-jp": "euc-jp", "iso-2022-jp": "iso-2022-jp",
-    ]
+    /// A switch rather than a Dictionary literal: the first Dictionary<String, String> of a
+    /// process costs ~0.1 ms of generic metadata, a fifth of a small feed's parse.
+    private static func alias(_ label: Substring) -> String? {
+        switch label {
+        case "utf-8", "utf8", "unicode-1-1-utf-8", "x-unicode20utf8": return "utf-8"
+        case "us-ascii", "ascii", "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1", "cp1252",
+             "windows-1252", "x-cp1252", "cp819", "ibm819", "iso-ir-100", "csisolatin1": return "windows-1252"
+        case "utf-16", "utf-16le": return "utf-16le"
+        case "utf-16be": return "utf-16be"
+        case "iso-8859-2", "latin2": return "iso-8859-2"
+        case "windows-1250", "cp1250": return "windows-1250"
+        case "windows-1251", "cp1251": return "windows-1251"
+        case "windows-1253": return "windows-1253"
+        case "windows-1254": return "windows-1254"
+        case "shift_jis", "shift-jis", "sjis", "x-sjis": return "shift_jis"
+        case "euc-jp": return "euc-jp"
+        case "iso-2022-jp": return "iso-2022-jp"
+        default: return nil
+        }
+    }
 }
 
 /// windows-1252, hand-written because Foundation refuses the five bytes it leaves undefined,

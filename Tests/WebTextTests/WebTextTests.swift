@@ -21,6 +21,26 @@ struct WebTextTests {
         #expect(Charset.parameter("text/html;charset = shift_jis ;x=y") == "shift_jis")
         #expect(Charset.parameter("text/html") == nil)
         #expect(Charset.normalize(" Latin1 ") == "windows-1252")
+        // Every label the decoder knows, and its canonical name.
+        let labels: [String: String] = [
+            "utf-8": "utf-8", "utf8": "utf-8", "unicode-1-1-utf-8": "utf-8", "x-unicode20utf8": "utf-8",
+            "us-ascii": "windows-1252", "ascii": "windows-1252", "iso-8859-1": "windows-1252",
+            "iso8859-1": "windows-1252", "iso_8859-1": "windows-1252", "latin1": "windows-1252", "latin-1": "windows-1252",
+            "l1": "windows-1252", "cp1252": "windows-1252", "windows-1252": "windows-1252",
+            "x-cp1252": "windows-1252", "cp819": "windows-1252", "ibm819": "windows-1252",
+            "iso-ir-100": "windows-1252", "csisolatin1": "windows-1252",
+            "utf-16": "utf-16le", "utf-16le": "utf-16le", "utf-16be": "utf-16be",
+            "iso-8859-2": "iso-8859-2", "latin2": "iso-8859-2", "windows-1250": "windows-1250",
+            "cp1250": "windows-1250", "windows-1251": "windows-1251", "cp1251": "windows-1251",
+            "windows-1253": "windows-1253", "windows-1254": "windows-1254",
+            "shift_jis": "shift_jis", "shift-jis": "shift_jis", "sjis": "shift_jis",
+            "x-sjis": "shift_jis", "euc-jp": "euc-jp", "iso-2022-jp": "iso-2022-jp",
+        ]
+        for (label, name) in labels {
+            #expect(Charset.normalize(label) == name)
+            #expect(Charset.normalize("\t\"" + label.uppercased() + "' \n") == name)
+        }
+        #expect(Charset.normalize("utf-8x") == nil && Charset.normalize("") == nil)
         #expect(Charset.normalize("koi8-r") == nil)
         #expect(Windows1252.decode([0x80, 0x41, 0x81]) == "\u{20AC}A\u{81}")
     }

@@ -130,10 +130,10 @@ struct DumpFeedMode {
     }
 
     private func dumpFile(_ input: String) -> Outcome {
-        guard let data = FileManager.default.contents(atPath: input) else {
+        guard let bytes = readWholeFile(input) else {
             return Outcome(error: "\(input): cannot read the file")
         }
-        return dump([UInt8](data), input: input, contentType: contentType, baseURL: baseURL)
+        return dump(bytes, input: input, contentType: contentType, baseURL: baseURL)
     }
 
     /// The document's JSON (or its error); `parsed` false when it could not be parsed.
