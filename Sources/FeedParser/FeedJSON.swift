@@ -113,17 +113,11 @@ public enum FeedJSON {
         }
 
         /// True when one of the eight bytes is a control (< 0x20), `"`, `\\`, DEL, or 0xE2 (the
-        /// lead byte of U+2028/U+2029). Word-at-a-time tests that are exact for "some byte is":
-        /// (x - 0x01..) & ~x & 0x80.. is non-zero iff some byte of x is zero; with 0x20.. iff some
-        /// byte is below 0x20.
+        /// lead byte of U+2028/U+2029).
         @inline(__always)
         static func mayNeedEscape(_ w: UInt64) -> Bool {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let high: UInt64 = 0x8080_8080_8080_8080
-            @inline(__always) func hasZero(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & high }
-            let below = (w &- ones &* 0x20) & ~w & high
-            return (below | hasZero(w ^ (ones &* 0x22)) | hasZero(w ^ (ones &* 0x5C))
-                | hasZero(w ^ (ones &* 0x7F)) | hasZero(w ^ (ones &* 0xE2))) != 0
+            (WordBytes.some(w, below: 0x20) | WordBytes.some(w, equalTo: 0x22) | WordBytes.some(w, equalTo: 0x5C)
+                | WordBytes.some(w, equalTo: 0x7F) | WordBytes.some(w, equalTo: 0xE2)) != 0
         }
 
         private mutating func flush(_ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) {

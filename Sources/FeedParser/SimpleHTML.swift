@@ -128,15 +128,11 @@ enum SimpleHTML {
         }
 
         /// True when none of the eight bytes is `<`, `&`, below 0x20 or 0xEF (the lead byte of
-        /// U+FFFE/U+FFFF): the byte loop would pass over each of them. The tests are exact for
-        /// "some byte is" (see FeedJSON.JSONBytes.mayNeedEscape).
+        /// U+FFFE/U+FFFF): the byte loop would pass over each of them.
         @inline(__always)
         static func plainText(_ w: UInt64) -> Bool {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let high: UInt64 = 0x8080_8080_8080_8080
-            @inline(__always) func hasZero(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & high }
-            let below = (w &- ones &* 0x20) & ~w & high
-            return (below | hasZero(w ^ (ones &* 0x3C)) | hasZero(w ^ (ones &* 0x26)) | hasZero(w ^ (ones &* 0xEF))) == 0
+            (WordBytes.some(w, below: 0x20) | WordBytes.some(w, equalTo: 0x3C) | WordBytes.some(w, equalTo: 0x26)
+                | WordBytes.some(w, equalTo: 0xEF)) == 0
         }
 
         private func flushText(from start: Int) {

@@ -199,17 +199,11 @@ public enum TextSanitizer {
 
     /// True when all eight bytes are 0x20...0x7E, no two spaces are adjacent and the last byte is
     /// not a space: exactly the bytes the run loop would copy one by one (a space is kept when a
-    /// printable byte follows it). Little-endian: byte k of the text is bits 8k..8k+7.
+    /// printable byte follows it).
     @inline(__always)
     static func plainWord(_ w: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        // High bit of a byte set exactly when that byte of x is zero (no borrow between bytes).
-        @inline(__always) func zeroBytes(_ x: UInt64) -> UInt64 { ~(((x & low7) &+ low7) | x | low7) }
-        let below = (w &- ones &* 0x20) & ~w & high  // some byte < 0x20 (exact for "some")
-        if (w & high) | below | zeroBytes(w ^ (ones &* 0x7F)) != 0 { return false }
-        let spaces = zeroBytes(w ^ (ones &* 0x20))
+        if (w & WordBytes.high) | WordBytes.some(w, below: 0x20) | WordBytes.some(w, equalTo: 0x7F) != 0 { return false }
+        let spaces = WordBytes.each(w, equalTo: 0x20)
         return spaces & (spaces >> 8) == 0 && spaces & (0x80 << 56) == 0
     }
 
