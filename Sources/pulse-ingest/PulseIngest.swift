@@ -140,7 +140,7 @@ struct PulseIngest: AsyncParsableCommand {
             return
         case .run(let invocation) where invocation.isLocalDumpFeed:
             do {
-                try invocation.runLocalDumpFeed()
+                try await invocation.runLocalDumpFeed()
             } catch let code as ExitCode {
                 Foundation.exit(code.rawValue)
             } catch {

@@ -158,6 +158,11 @@ struct CommandLineTests {
 
         let run = try await Self.run(["--dump-feed"] + inputs)
         #expect(run.status == 65)
+        // The same inputs from a list take the same path and print the same lines.
+        let list = folder.appendingPathComponent("inputs.txt").path
+        try inputs.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
+        let listed = try await Self.run(["--dump-feed", "--files-from", list])
+        #expect(listed.status == 65 && listed.stdout == run.stdout)
         let objects = try run.stdout.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
