@@ -135,8 +135,25 @@ public enum HTMLText {
     }
 
     static func kind(_ name: UnsafePointer<xmlChar>) -> Kind {
-        kinds[key(name, Int(xmlStrlen(name)))] ?? .inline
+        exactKey(name, Int(xmlStrlen(name))).flatMap { kinds[$0] } ?? .inline
     }
+
+    /// `key` for names the tables know: past eight bytes the key only sees the length, so a long
+    /// name is checked in full (`<blockquotex>` is no blockquote); nil for anything else long.
+    static func exactKey(_ p: UnsafePointer<UInt8>, _ len: Int) -> UInt64? {
+        let k = key(p, len)
+        guard len > 8 else { return k }
+        guard let canonical = longNames[k], canonical.count == len else { return nil }
+        for i in 0..<len where p[i] | 0x20 != canonical[i] | 0x20 { return nil }
+        return k
+    }
+
+    /// The names longer than eight bytes in `kinds` and SimpleHTML's vocabulary.
+    private static let longNames: [UInt64: [UInt8]] = {
+        var names: [UInt64: [UInt8]] = [:]
+        for name in ["blockquote", "figcaption"] { names[key(Array(name.utf8))] = Array(name.utf8) }
+        return names
+    }()
 
     /// Structural breaks are written as 0x1E (paragraph) / 0x1F (line) so that source newlines,
     /// which are plain whitespace in HTML, can be told apart (see TextSanitizer's html mode).

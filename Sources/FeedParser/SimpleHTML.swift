@@ -166,7 +166,8 @@ enum SimpleHTML {
             guard Self.isLetter(next) else { return false }  // comments, doctypes, a bare `<`
             i += 1
             guard let (start, length) = name(),
-                  let element = SimpleHTML.vocabulary[HTMLText.key(base + start, length)],
+                  let known = HTMLText.exactKey(base + start, length),
+                  let element = SimpleHTML.vocabulary[known],
                   allowed(element) else { return false }
             var src: String?, width: String?, height: String?
             let wantsImage = element.kind == .img && collector.wantsImage
@@ -276,7 +277,8 @@ enum SimpleHTML {
         private mutating func endTag() -> Bool {
             i += 2
             guard i < count, Self.isLetter(base[i]), let (start, length) = name(),
-                  let element = SimpleHTML.vocabulary[HTMLText.key(base + start, length)],
+                  let known = HTMLText.exactKey(base + start, length),
+                  let element = SimpleHTML.vocabulary[known],
                   let top = stack.last, top.id == element.id else { return false }
             skipBlanks()
             guard i < count, base[i] == 0x3E else { return false }

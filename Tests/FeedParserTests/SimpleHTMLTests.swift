@@ -66,6 +66,7 @@ import Testing
             "<p title=\"a\nb\">line break in a value</p>",
             "<p class=>empty bare value</p>",
             "<img src=\"unterminated>",
+            "<blockquotes>a name that shares blockquote's first eight bytes</blockquotes>",
         ]
         for html in declined {
             #expect(Self.simple(html) == nil, "accepted: \(html.debugDescription)")
@@ -92,6 +93,16 @@ import Testing
             accepted += 1
         }
         #expect(accepted > total / minimumShare, "accepted \(accepted) of \(total)", sourceLocation: sourceLocation)
+    }
+
+    /// Names past eight bytes are compared in full, in both readers' tables.
+    @Test func longNamesAreMatchedExactly() {
+        var long = "blockquote"
+        var near = "blockquota"
+        #expect(long.withUTF8 { HTMLText.exactKey($0.baseAddress!, $0.count) } != nil)
+        #expect(near.withUTF8 { HTMLText.exactKey($0.baseAddress!, $0.count) } == nil)
+        #expect(HTMLText.extract("<p>a</p><figcaptions>b</figcaptions>c").text == "a\n\nbc")
+        #expect(HTMLText.extract("<p>a</p><FIGCAPTION>b</FIGCAPTION>c").text == "a\n\nb\n\nc")
     }
 
     /// Floods an attacker can put in a feed field: the answer is libxml2's, whichever reader gives it.
