@@ -20,7 +20,11 @@ static void *open_library(pulse_lazy_library *library) {
     pthread_mutex_lock(&open_lock);
     handle = library->handle;
     if (handle == NULL) {
-        handle = dlopen(library->soname, RTLD_NOW | RTLD_LOCAL);
+        /* RTLD_LAZY: the dependencies' own calls bind on first use, as for any linked library;
+           the functions we call are resolved by dlsym below either way. It saved 0.1-0.3 ms of
+           `--dump-feed small` (perf stat, 4 x 200 alternating runs). Libraries built with
+           BIND_NOW (libxml2, ICU) still bind at once, and RELRO is as each was linked. */
+        handle = dlopen(library->soname, RTLD_LAZY | RTLD_LOCAL);
         if (handle == NULL) {
             const char *reason = dlerror();
             fprintf(stderr, "pulse-ingest: cannot load %s (%s); install the Debian package %s\n",
