@@ -138,15 +138,6 @@ struct PulseIngest: AsyncParsableCommand {
         case .help:
             print(QuickCommandLine.helpText)
             return
-        case .run(let invocation) where invocation.isLocalDumpFeed:
-            do {
-                try await invocation.runLocalDumpFeed()
-            } catch let code as ExitCode {
-                Foundation.exit(code.rawValue)
-            } catch {
-                exit(withError: error)
-            }
-            return
         case .run(let invocation):
             await run(invocation)
             return
@@ -172,9 +163,14 @@ struct PulseIngest: AsyncParsableCommand {
     }
 
     /// An exit status ends the process as it is; other errors are explained by ArgumentParser.
+    /// `--dump-feed` of files runs where `main` is, without tasks (`Invocation.isLocalDumpFeed`).
     private static func run(_ invocation: Invocation) async {
         do {
-            try await invocation.run()
+            if invocation.isLocalDumpFeed {
+                try await invocation.runLocalDumpFeed()
+            } else {
+                try await invocation.run()
+            }
         } catch let code as ExitCode {
             Foundation.exit(code.rawValue)
         } catch {
