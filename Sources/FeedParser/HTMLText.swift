@@ -34,19 +34,19 @@ public enum HTMLText {
         }
         let collector = Collector()
         collector.out.reserveCapacity(bytes.count)
-        if !SimpleHTML.read(bytes, into: collector) {
-            guard parse(bytes, into: collector) else { return Extract(text: "", firstImageSource: nil) }
+        // A fragment SimpleHTML declines part-way is read again by libxml2 from the start: at most
+        // twice the reading, both linear (SimpleHTML) or under a CPU budget (libxml2).
+        guard SimpleHTML.read(bytes, into: collector) || parse(bytes, into: collector) else {
+            return Extract(text: "", firstImageSource: nil)
         }
-        let text = collector.out.withUnsafeBufferPointer { TextSanitizer.cleanString($0, multiline: true, html: true) }
-        return Extract(text: text, firstImageSource: collector.firstImage)
+        return collector.extract
     }
 
     /// The same extraction with libxml2's HTML parser only (the reference SimpleHTML is held to).
     static func extractWithParser(bytes: UnsafeBufferPointer<UInt8>) -> Extract {
         let collector = Collector()
         guard parse(bytes, into: collector) else { return Extract(text: "", firstImageSource: nil) }
-        let text = collector.out.withUnsafeBufferPointer { TextSanitizer.cleanString($0, multiline: true, html: true) }
-        return Extract(text: text, firstImageSource: collector.firstImage)
+        return collector.extract
     }
 
     /// libxml2's HTML parser driving `collector` (emptied first); false when no parser could be made.
@@ -217,6 +217,12 @@ public enum HTMLText {
             case .pre: out.append(0x1E); preLevel += 1
             case .img, .inline: break
             }
+        }
+
+        /// The collected text, cleaned, and the first image.
+        var extract: Extract {
+            let text = out.withUnsafeBufferPointer { TextSanitizer.cleanString($0, multiline: true, html: true) }
+            return Extract(text: text, firstImageSource: firstImage)
         }
 
         /// Whether an `<img>` starting now would be considered for `firstImage`.

@@ -45,27 +45,27 @@ enum SimpleHTML {
         var id: UInt8
     }
 
-    /// The vocabulary, keyed like HTMLText.kinds (first eight bytes, lowercased, mixed with length).
+    /// The vocabulary, keyed like HTMLText.kinds, from which each element's kind comes: both
+    /// readers feed the collector the same events only if they agree on it.
     private static let vocabulary: [UInt64: Element] = {
         var table: [UInt64: Element] = [:]
         var next: UInt8 = 1
-        func add(_ names: [String], _ kind: HTMLText.Kind, _ role: Role) {
+        func add(_ names: [String], _ role: Role) {
             for name in names {
-                table[HTMLText.key(Array(name.utf8))] = Element(kind: kind, role: role, id: next)
+                let key = HTMLText.key(Array(name.utf8))
+                table[key] = Element(kind: HTMLText.kinds[key] ?? .inline, role: role, id: next)
                 next += 1
             }
         }
         add(["a", "abbr", "b", "big", "cite", "code", "del", "dfn", "em", "font", "i", "ins", "kbd", "mark",
-             "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var"],
-            .inline, .inline)
-        add(["br"], .br, .voidInline)
-        add(["img"], .img, .voidInline)
-        add(["hr"], .paragraph, .voidBlock)
-        add(["p", "h1", "h2", "h3", "h4", "h5", "h6"], .paragraph, .block)
+             "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var"], .inline)
+        add(["br", "img"], .voidInline)
+        add(["hr"], .voidBlock)
+        add(["p", "h1", "h2", "h3", "h4", "h5", "h6"], .block)
         add(["div", "blockquote", "figure", "figcaption", "section", "article", "header", "footer",
-             "aside", "nav", "main"], .paragraph, .container)
-        add(["ul", "ol"], .paragraph, .list)
-        add(["li"], .line, .listItem)
+             "aside", "nav", "main"], .container)
+        add(["ul", "ol"], .list)
+        add(["li"], .listItem)
         return table
     }()
 

@@ -124,6 +124,15 @@ struct CommandLineTests {
         #expect(mixed.status == 65)
         let error = try JSONSerialization.jsonObject(with: Data(mixed.stdout.split(separator: "\n")[1].utf8)) as? [String: Any]
         #expect((error?["error"] as? String)?.contains("not a feed") == true)
+
+        // An input with no end (a device, a pipe) is read up to the limit, then refused by name;
+        // a folder is refused too.
+        let endless = try await Self.run(["--dump-feed", "/dev/zero", folder.path])
+        #expect(endless.status == 65)
+        let endlessLines = endless.stdout.split(separator: "\n").map(String.init)
+        #expect(endlessLines.count == 2)
+        #expect(endlessLines.first?.contains("/dev/zero: larger than 128 MiB") == true)
+        #expect(endlessLines.last?.contains("\(folder.path): cannot read the file") == true)
     }
 
     /// Several files are parsed on every core at once: the lines still come out in input order, a

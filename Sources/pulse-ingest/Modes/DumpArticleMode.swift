@@ -132,8 +132,10 @@ struct DumpArticleMode {
                 contentType = response.contentType
                 url = pageURL ?? response.finalURL
             } else {
-                guard let data = FileManager.default.contents(atPath: input) else { throw DumpError("cannot read the file") }
-                bytes = [UInt8](data)
+                switch readWholeFile(input) {
+                case .success(let read): bytes = read
+                case .failure(let failure): throw DumpError(failure.description)
+                }
             }
             let analysis = try PageAnalysis.analyze(page: bytes, contentType: contentType, pageURL: url,
                                                     title: nil, summary: nil, configuredLanguage: sourceLanguage ?? "en",

@@ -20,9 +20,7 @@ struct DumpFeedMode {
         defer { fetcher?.shutdown() }
         for input in inputs {
             guard Self.isURL(input) else {
-                let outcome = dumpFile(input)
-                outcome.write()
-                if !outcome.parsed { status = ExitStatus.dataError }
+                if !dumpFile(input).write() { status = ExitStatus.dataError }
                 continue
             }
             if fetcher == nil { fetcher = HTTPFetcher(configuration: fetcherConfiguration) }
@@ -30,8 +28,7 @@ struct DumpFeedMode {
                 let response = try await fetcher!.fetch(FetchRequest(url: input, kind: .feed))
                 let outcome = dump(response.body, input: input, contentType: contentType ?? response.contentType,
                                    baseURL: baseURL ?? response.finalURL)
-                outcome.write()
-                if !outcome.parsed { status = ExitStatus.dataError }
+                if !outcome.write() { status = ExitStatus.dataError }
             } catch {
                 Outcome(error: "\(input): \(error)").write()
                 status = ExitStatus.dataError
@@ -47,11 +44,7 @@ struct DumpFeedMode {
     func runFiles() -> Int32 {
         guard inputs.count > 1, ProcessInfo.processInfo.activeProcessorCount > 1 else {
             var status = ExitStatus.success
-            for input in inputs {
-                let outcome = dumpFile(input)
-                outcome.write()
-                if !outcome.parsed { status = ExitStatus.dataError }
-            }
+            for input in inputs where !dumpFile(input).write() { status = ExitStatus.dataError }
             return status
         }
         let printer = OrderedPrinter()
@@ -98,10 +91,12 @@ struct DumpFeedMode {
         }
 
         /// Every line of this mode goes out through here, unbuffered, so lines never interleave
-        /// or reorder.
-        func write() {
+        /// or reorder. Returns `parsed`.
+        @discardableResult
+        func write() -> Bool {
             _ = line.withUnsafeBytes { writeAll(STDOUT_FILENO, $0) }
             if let note { FileHandle.standardError.write(Data(note.utf8)) }
+            return parsed
         }
     }
 
@@ -121,8 +116,7 @@ struct DumpFeedMode {
             state.withLock { state in
                 state.waiting[index] = outcome
                 while let ready = state.waiting.removeValue(forKey: state.next) {
-                    ready.write()
-                    if !ready.parsed { state.allParsed = false }
+                    if !ready.write() { state.allParsed = false }
                     state.next += 1
                 }
             }
@@ -130,10 +124,10 @@ struct DumpFeedMode {
     }
 
     private func dumpFile(_ input: String) -> Outcome {
-        guard let bytes = readWholeFile(input) else {
-            return Outcome(error: "\(input): cannot read the file")
+        switch readWholeFile(input) {
+        case .success(let bytes): return dump(bytes, input: input, contentType: contentType, baseURL: baseURL)
+        case .failure(let failure): return Outcome(error: "\(input): \(failure)")
         }
-        return dump(bytes, input: input, contentType: contentType, baseURL: baseURL)
     }
 
     /// The document's JSON (or its error); `parsed` false when it could not be parsed.
