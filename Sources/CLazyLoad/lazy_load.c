@@ -20,11 +20,11 @@ static void *open_library(pulse_lazy_library *library) {
     pthread_mutex_lock(&open_lock);
     handle = library->handle;
     if (handle == NULL) {
-        /* RTLD_LAZY: the dependencies' own calls bind on first use, as for any linked library;
-           the functions we call are resolved by dlsym below either way. It saved 0.1-0.3 ms of
-           `--dump-feed small` (perf stat, 4 x 200 alternating runs). Libraries built with
-           BIND_NOW (libxml2, ICU) still bind at once, and RELRO is as each was linked. */
-        handle = dlopen(library->soname, RTLD_LAZY | RTLD_LOCAL);
+        /* RTLD_NOW: everything binds here, under our lock, and never later from a libpq or curl
+           thread (possibly while the process exits). RTLD_LAZY saved 0.1-0.3 ms of a small
+           `--dump-feed`, but the service was once seen to die of SIGSEGV at SIGTERM while it was
+           in use; it was put back until that is understood. */
+        handle = dlopen(library->soname, RTLD_NOW | RTLD_LOCAL);
         if (handle == NULL) {
             const char *reason = dlerror();
             fprintf(stderr, "pulse-ingest: cannot load %s (%s); install the Debian package %s\n",
