@@ -51,7 +51,9 @@ public enum ConfigLoader {
             // The basic resolver (every plain scalar is a string until NodeReader reads it as a
             // number or boolean): Yams' default one runs up to seven NSRegularExpressions on every
             // scalar and compiles them on first use, which was a fifth of --check-config's time.
-            parser = try Parser(yaml: yaml, resolver: .basic)
+            // The encoding is given: Yams' default reads it from the environment through
+            // ProcessInfo, which builds a dictionary of the whole environment first.
+            parser = try Parser(yaml: yaml, resolver: .basic, encoding: .utf8)
             root = try parser.singleRoot()
         } catch let error as YamlError {
             throw syntaxError(error, file: file)

@@ -126,7 +126,7 @@ struct MappingView {
     func int(_ key: String, default fallback: Int, range: ClosedRange<Int>) -> Int {
         guard let value = node(key) else { return fallback }
         // Plain style only: a quoted '5' is a string, as YAML's own resolution says.
-        guard let scalar = value.scalar, scalar.style == .plain, let number = value.int else {
+        guard let scalar = value.scalar, scalar.style == .plain, let number = plainDecimal(scalar.string) ?? value.int else {
             diag.error("'\(key)' must be a whole number (got \(describe(value)))", at: value.mark, source: source)
             return fallback
         }
@@ -191,6 +191,20 @@ struct MappingView {
         if let scalar = node.scalar { return "'\(String(scalar.string.prefix(40)))'" }
         return node.sequence != nil ? "a list" : "a mapping"
     }
+}
+
+/// `0|[1-9][0-9]{0,17}`, the way nearly every number in the file is written, read without Yams'
+/// YAML 1.1 integer rules (signs, underscores, 0x/0o/0b, sexagesimal, and a leading 0 meaning
+/// octal), which are the fallback and read such digits the same way.
+private func plainDecimal(_ text: String) -> Int? {
+    let bytes = text.utf8
+    guard let first = bytes.first, bytes.count <= 18, first != UInt8(ascii: "0") || bytes.count == 1 else { return nil }
+    var value = 0
+    for byte in bytes {
+        guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+        value = value * 10 + Int(byte - UInt8(ascii: "0"))
+    }
+    return value
 }
 
 private func formatNumber(_ value: Double) -> String {

@@ -15,7 +15,8 @@ struct SourceListParser {
         var feedLines: [String: (slug: String, line: Int)] = [:]
         for (index, node) in nodes.enumerated() {
             // Label the source before validating it, so even its key errors name it.
-            let label = node.mapping?["slug"]?.scalar?.string.nilIfEmpty.map(FieldRules.printable)
+            let label = node.mapping?.first(where: { $0.key.scalar?.string == "slug" })?.value.scalar?.string.nilIfEmpty
+                .map(FieldRules.printable)
                 ?? "#\(index + 1)"
             guard let map = MappingView(node, section: "source", allowedKeys: Self.keys, source: label, diag) else {
                 continue

@@ -9,12 +9,14 @@ enum FieldRules {
     static let maxCategoryNameLength = 100  // categories.name varchar(100)
     static let maxURLLength = 2048  // contract field cap for URLs
 
-    /// `^[a-z0-9][a-z0-9-]{0,99}$`
+    /// `^[a-z0-9][a-z0-9-]{0,99}$`, on bytes (a non-ASCII byte fails the test like any other).
     static func slugProblem(_ slug: String, field: String = "slug") -> String? {
-        let scalars = Array(slug.unicodeScalars)
-        let isLowerAlnum = { (s: Unicode.Scalar) in ("a"..."z").contains(s) || ("0"..."9").contains(s) }
-        guard let first = scalars.first, isLowerAlnum(first), scalars.count <= maxSlugLength,
-            scalars.allSatisfy({ isLowerAlnum($0) || $0 == "-" })
+        let isLowerAlnum = { (byte: UInt8) in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        }
+        let bytes = slug.utf8
+        guard let first = bytes.first, isLowerAlnum(first), bytes.count <= maxSlugLength,
+            bytes.allSatisfy({ isLowerAlnum($0) || $0 == UInt8(ascii: "-") })
         else {
             return "\(field) '\(printable(slug))' is invalid: use 1-100 lowercase letters, digits and '-', "
                 + "starting with a letter or digit"
@@ -24,8 +26,8 @@ enum FieldRules {
 
     /// Bare ISO 639-1 code, `^[a-z]{2}$` (contract invariant 2).
     static func languageProblem(_ language: String) -> String? {
-        let scalars = Array(language.unicodeScalars)
-        guard scalars.count == 2, scalars.allSatisfy({ ("a"..."z").contains($0) }) else {
+        let bytes = language.utf8
+        guard bytes.count == 2, bytes.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else {
             return "language '\(printable(language))' is invalid: use a two-letter lowercase ISO 639-1 code such as 'en'"
         }
         return nil
@@ -34,7 +36,10 @@ enum FieldRules {
     /// Display names: non-blank, no control or bidi characters, length counted in Unicode
     /// scalars because PostgreSQL's varchar(n) counts characters, not grapheme clusters.
     static func nameProblem(_ name: String, maxLength: Int) -> String? {
-        if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "name must not be empty" }
+        // A printable ASCII byte settles it without a Unicode lookup.
+        if !name.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }), name.unicodeScalars.allSatisfy(isBlank) {
+            return "name must not be empty"
+        }
         if name.unicodeScalars.contains(where: isControlOrBidi) {
             return "name must not contain control or bidirectional-override characters"
         }
@@ -45,12 +50,15 @@ enum FieldRules {
     }
 
     /// An absolute http(s) URL with a host, no userinfo, no whitespace/control/bidi characters.
-    /// Hand-written on purpose: Foundation's URL parsing differs across platforms and accepts
-    /// things we want refused (userinfo, spaces); URLComponents is used as a second opinion.
+    /// Hand-written on purpose, on the UTF-8 bytes: Foundation's URL parsing differs across
+    /// platforms and accepts things we want refused (userinfo, spaces, `[:::::]`), and
+    /// URLComponents was half of --check-config's time while adding one check only (it
+    /// percent-encodes whatever the path, query and fragment hold and does not validate IPv6):
+    /// that `xn--` labels decode, so it still sees the hosts that have one.
     static func urlProblem(_ url: String, field: String) -> String? {
         var shown: String { printable(url) }  // only errors need it
         if url.isEmpty { return "\(field) must not be empty" }
-        if url.unicodeScalars.count > maxURLLength {
+        if url.utf8.count > maxURLLength, url.unicodeScalars.count > maxURLLength {
             return "\(field) is longer than \(maxURLLength) characters"
         }
         // ASCII first: a byte test answers for nearly every URL without Unicode property lookups.
@@ -62,61 +70,122 @@ enum FieldRules {
         if !isASCII {
             return "\(field) '\(shown)' contains non-ASCII characters (percent-encode them; use the xn-- form for hosts)"
         }
-        let lowered = url.lowercased()
-        guard let schemeEnd = lowered.firstRange(of: "://"),
-            ["http", "https"].contains(String(lowered[..<schemeEnd.lowerBound]))
-        else {
-            return "\(field) '\(shown)' must be an absolute http:// or https:// URL"
+        let problem: URLProblem? = withASCIIBytes(url) { bytes in
+            guard let authorityStart = bytes.firstIndexOfSchemeSeparator,
+                  isHTTPScheme(bytes[..<(authorityStart - 3)]) else { return .notHTTP }
+            var authorityEnd = authorityStart
+            while authorityEnd < bytes.count, !isAuthorityEnd(bytes[authorityEnd]) { authorityEnd += 1 }
+            let authority = bytes[authorityStart..<authorityEnd]
+            if authority.contains(UInt8(ascii: "@")) { return .userinfo }
+            if let problem = hostProblem(authority) { return .host(problem) }
+            return hasPunycodeLabel(authority) ? .punycode : nil
         }
-        let rest = url[schemeEnd.upperBound...]
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if authority.contains("@") {
-            // The value is not echoed: it may hold a password.
-            return "\(field) must not contain a user name or password (value not shown)"
-        }
-        guard let hostProblem = hostProblem(String(authority)) else {
+        switch problem {
+        case nil: return nil
+        case .punycode:
+            // An IDNA label must decode; Foundation's IDNA code checks that, for the rare host that has one.
             guard let components = URLComponents(string: url), components.host?.isEmpty == false else {
                 return "\(field) '\(shown)' is not a well-formed URL"
             }
             return nil
+        case .notHTTP: return "\(field) '\(shown)' must be an absolute http:// or https:// URL"
+        // The value is not echoed: it may hold a password.
+        case .userinfo: return "\(field) must not contain a user name or password (value not shown)"
+        case .host(let hostProblem): return "\(field) '\(shown)' \(hostProblem)"
         }
-        return "\(field) '\(shown)' \(hostProblem)"
+    }
+
+    private enum URLProblem {
+        case notHTTP, userinfo, punycode
+        case host(String)
+    }
+
+    /// Whether a label of the host starts with the IDNA prefix `xn--`, in any case.
+    private static func hasPunycodeLabel(_ authority: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
+        var atLabelStart = true
+        var index = authority.startIndex
+        while index < authority.endIndex {
+            let byte = authority[index]
+            if atLabelStart, byte | 0x20 == UInt8(ascii: "x"), authority.endIndex - index >= 4,
+               authority[index + 1] | 0x20 == UInt8(ascii: "n"), authority[index + 2] == UInt8(ascii: "-"),
+               authority[index + 3] == UInt8(ascii: "-") {
+                return true
+            }
+            atLabelStart = byte == UInt8(ascii: ".")
+            index += 1
+        }
+        return false
+    }
+
+    /// `http` or `https` in any case.
+    private static func isHTTPScheme(_ scheme: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
+        let lowered = scheme.map { $0 | 0x20 }
+        return lowered.elementsEqual("http".utf8) || lowered.elementsEqual("https".utf8)
+    }
+
+    private static func isAuthorityEnd(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
     }
 
     /// Checks `host[:port]` (host is a DNS name, IPv4 literal or bracketed IPv6 literal).
-    private static func hostProblem(_ authority: String) -> String? {
-        var host = Substring(authority)
-        var port: Substring?
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return "has an unterminated IPv6 host" }
-            let literal = host[host.index(after: host.startIndex)..<close]
-            guard !literal.isEmpty, literal.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
-                return "has an invalid IPv6 host"
-            }
-            let after = host[host.index(after: close)...]
+    private static func hostProblem(_ authority: UnsafeBufferPointer<UInt8>.SubSequence) -> String? {
+        var host = authority
+        var port: UnsafeBufferPointer<UInt8>.SubSequence?
+        if host.first == UInt8(ascii: "[") {
+            guard let close = host.firstIndex(of: UInt8(ascii: "]")) else { return "has an unterminated IPv6 host" }
+            guard isIPv6Literal(host[(host.startIndex + 1)..<close]) else { return "has an invalid IPv6 host" }
+            let after = host[(close + 1)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { return "has an invalid host" }
+                guard after.first == UInt8(ascii: ":") else { return "has an invalid host" }
                 port = after.dropFirst()
             }
-            host = "ip6"  // validated above
-        } else if let colon = host.firstIndex(of: ":") {
-            port = host[host.index(after: colon)...]
+            host = host[host.startIndex..<host.startIndex]  // validated above
+            if let port, let problem = portProblem(port) { return problem }
+            return nil
+        }
+        if let colon = host.firstIndex(of: UInt8(ascii: ":")) {
+            port = host[(colon + 1)...]
             host = host[..<colon]
         }
-        if let port {
-            guard !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCIIDigit), let number = Int(port),
-                (1...65535).contains(number)
-            else { return "has an invalid port" }
-        }
+        if let port, let problem = portProblem(port) { return problem }
         if host.isEmpty { return "has no host" }
-        let labels = host.hasSuffix(".") ? host.dropLast().split(separator: ".", omittingEmptySubsequences: false)
-                                         : host.split(separator: ".", omittingEmptySubsequences: false)
+        let name = host.last == UInt8(ascii: ".") ? host.dropLast() : host
+        let labels = name.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         let labelsValid = labels.allSatisfy { label in
-            !label.isEmpty && label.count <= 63 && label.first != "-" && label.last != "-"
-                && label.allSatisfy { $0.isASCIILetterOrDigit || $0 == "-" }
+            !label.isEmpty && label.count <= 63 && label.first != UInt8(ascii: "-") && label.last != UInt8(ascii: "-")
+                && label.allSatisfy { isASCIILetterOrDigit($0) || $0 == UInt8(ascii: "-") }
         }
         guard labelsValid, host.count <= 253 else { return "has an invalid host name" }
         return nil
+    }
+
+    private static func portProblem(_ port: UnsafeBufferPointer<UInt8>.SubSequence) -> String? {
+        guard !port.isEmpty, port.count <= 5, port.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return "has an invalid port" }
+        let number = port.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        return (1...65535).contains(number) ? nil : "has an invalid port"
+    }
+
+    /// An IPv6 address as `inet_pton` reads it (zone ids are refused: they have no meaning in a
+    /// stored URL).
+    private static func isIPv6Literal(_ literal: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
+        guard !literal.isEmpty, literal.count < 64 else { return false }
+        var text = [CChar](repeating: 0, count: literal.count + 1)
+        for (offset, byte) in literal.enumerated() { text[offset] = CChar(bitPattern: byte) }
+        var address = in6_addr()
+        return inet_pton(AF_INET6, text, &address) == 1
+    }
+
+    private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
+        let lower = byte | 0x20
+        return (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+
+    /// The scalars of Foundation's CharacterSet.whitespacesAndNewlines on Linux (the White_Space
+    /// property and U+200B), read without building a CharacterSet.
+    static func isBlank(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isWhitespace || scalar == "\u{200B}"
     }
 
     /// C0/C1 controls and the Unicode bidi controls (U+200E/F, U+202A-E, U+2066-9, U+061C).
@@ -129,12 +198,28 @@ enum FieldRules {
 
     /// Echoes a bad value in a message without letting control characters into logs.
     static func printable(_ value: String) -> String {
+        if value.utf8.count <= 120, !value.unicodeScalars.contains(where: isControlOrBidi) { return value }
         let cleaned = String(String.UnicodeScalarView(value.unicodeScalars.map { isControlOrBidi($0) ? "?" : $0 }))
         return cleaned.count > 120 ? String(cleaned.prefix(120)) + "..." : cleaned
     }
 }
 
-extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
-    fileprivate var isASCIILetterOrDigit: Bool { isASCII && (isLetter || isNumber) }
+/// Runs `body` over the string's UTF-8 bytes without copying a native string.
+func withASCIIBytes<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+    return Array(text.utf8).withUnsafeBufferPointer(body)
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// The index just past the first `://`.
+    fileprivate var firstIndexOfSchemeSeparator: Int? {
+        var index = 0
+        while index + 3 <= count {
+            if self[index] == UInt8(ascii: ":"), self[index + 1] == UInt8(ascii: "/"), self[index + 2] == UInt8(ascii: "/") {
+                return index + 3
+            }
+            index += 1
+        }
+        return nil
+    }
 }

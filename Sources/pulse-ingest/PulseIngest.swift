@@ -163,11 +163,16 @@ struct PulseIngest: AsyncParsableCommand {
     }
 
     /// An exit status ends the process as it is; other errors are explained by ArgumentParser.
-    /// `--dump-feed` of files runs where `main` is, without tasks (`Invocation.isLocalDumpFeed`).
-    private static func run(_ invocation: Invocation) async {
+    /// `--check-config` and `--dump-feed` of files run where `main` is, without tasks
+    /// (`Invocation.needsNoTasks`). On the main actor on purpose: a nonisolated async function
+    /// would run on the concurrency pool, starting its threads for nothing.
+    @MainActor private static func run(_ invocation: Invocation) async {
         do {
-            if invocation.isLocalDumpFeed {
-                try await invocation.runLocalDumpFeed()
+            if invocation.needsNoTasks {
+                if let fetching = try invocation.runWithoutTasks() {
+                    let status = await fetching.run()
+                    if status != 0 { throw ExitCode(status) }
+                }
             } else {
                 try await invocation.run()
             }

@@ -103,6 +103,36 @@ struct CommandLineTests {
         #expect(try await Self.run(["--once", "--prune"]).status == 64)
     }
 
+    /// These two run on the main thread without tasks; a list that names a URL still fetches it.
+    @Test func checkConfigAndAListNamingAURL() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("list-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let checked = try await Self.run(["--check-config", "--config", try Self.shippedConfig()])
+        #expect(checked.status == 0 && checked.stdout.contains(": OK\nconfiguration version 1"), "\(checked.stderr)")
+        let badConfig = folder.appendingPathComponent("bad.yaml").path
+        try (try String(contentsOfFile: try Self.shippedConfig(), encoding: .utf8))
+            .replacingOccurrences(of: "feed_url: https://", with: "feed_url: https://[:::::]/x", options: [], range: nil)
+            .write(toFile: badConfig, atomically: true, encoding: .utf8)
+        let refused = try await Self.run(["--check-config", "--config", badConfig])
+        #expect(refused.status == 64 && refused.stderr.contains("bad.yaml:") && refused.stderr.contains("invalid IPv6 host"))
+
+        let feed = OncePassTests.rss(number: 3, now: Date())
+        let server = try LoopbackHTTPServer(routes: ["/feed.xml": { _, connection, _ in
+            connection.respond(200, headers: [("Content-Type", "application/rss+xml")], body: Array(feed.utf8))
+        }])
+        defer { server.stop() }
+        let file = folder.appendingPathComponent("feed.xml").path
+        try feed.write(toFile: file, atomically: true, encoding: .utf8)
+        let list = folder.appendingPathComponent("inputs.txt").path
+        try [file, server.base + "/feed.xml"].joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
+        let listed = try await Self.run(["--dump-feed", "--allow-networks", "127.0.0.0/8", "--files-from", list])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let lines = listed.stdout.split(separator: "\n")
+        #expect(lines.count == 2 && lines.first == lines.last)
+        #expect(server.hits("/feed.xml") == 1)
+    }
+
     @Test func dumpFeedPrintsJSONLinesAndExits65OnUnreadableInput() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dump-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+
+@testable import PulseConfig
+
+/// The byte-level field rules (URLs, names, numbers) against the Foundation-based rules they
+/// replaced, so the rewrite for speed accepts nothing the old rules refused.
+struct FieldRuleTests {
+    @Test(arguments: [
+        "HTTPS://EXAMPLE.COM/feed", "http://example.com:1/", "https://example.com:65535/a", "https://example.com./",
+        "https://xn--bcher-kva.example/", "https://1.2.3.4/", "https://[2001:db8::1]/", "https://[::ffff:1.2.3.4]:443/",
+        "https://example.com?q", "https://example.com#top", "https://e.com/a\"b", "https://e.com/%zz",
+        "https://" + String(repeating: "a", count: 63) + ".example/", "https://a.XN--BCHER-KVA.example/",
+    ])
+    func acceptedURLs(url: String) {
+        #expect(FieldRules.urlProblem(url, field: "feed_url") == nil)
+    }
+
+    @Test(arguments: [
+        ("https://[:::::]/", "invalid IPv6 host"), ("https://[1.2]/", "invalid IPv6 host"),
+        ("https://[fe80::1%25eth0]/", "invalid IPv6 host"), ("https://[::1]x/", "invalid host"),
+        ("https://[::1/", "unterminated IPv6 host"), ("https://example.com:/", "invalid port"),
+        ("https://example.com:0/", "invalid port"), ("https://example.com:65536/", "invalid port"),
+        ("https://example.com:8a/", "invalid port"), ("https://e..com/", "invalid host name"),
+        ("https://" + String(repeating: "a", count: 64) + ".example/", "invalid host name"),
+        ("https://e_x.com/", "invalid host name"), ("https://:80/", "has no host"),
+        ("https:/example.com", "absolute http:// or https:// URL"), ("xhttps://example.com", "absolute http://"),
+        ("https://a@b.com", "user name or password"), ("https://xn--80./", "not a well-formed URL"), ("https://e.com/" + String(repeating: "a", count: 2048), "longer than"),
+    ])
+    func refusedURLs(url: String, reason: String) {
+        let problem = FieldRules.urlProblem(url, field: "feed_url")
+        #expect(problem?.contains(reason) == true, "\(url): \(problem ?? "accepted")")
+    }
+
+    /// Random URLs built from the characters that matter to the rules: wherever the new rules
+    /// accept, the old ones did; they differ only on bracketed IPv6 literals, which the old rules
+    /// took on their character set alone.
+    @Test func neverLaxerThanTheRulesTheyReplaced() {
+        let pieces = ["http", "https", "HTTP", "://", ":", "/", "?", "#", "@", "[", "]", ".", "-", "a", "Z", "9", "0",
+                      "::1", "1.2.3.4", "example", "com", "%41", "80", "65536", "_", "xn--", "XN--", "bcher-kva", "ftp"]
+        var generator = SplitMix(seed: 0x5EED_0F_0C0F)
+        var accepted = 0
+        for _ in 0..<20_000 {
+            var url = ["http", "https", "HTTP"][Int(generator.next() % 3)] + "://"
+            for _ in 0..<(1 + Int(generator.next() % 8)) { url += pieces[Int(generator.next() % UInt64(pieces.count))] }
+            let new = FieldRules.urlProblem(url, field: "feed_url")
+            let old = foundationURLProblem(url)
+            if new == nil {
+                accepted += 1
+                #expect(old == nil, "newly accepted: \(url)")
+            } else if old == nil {
+                #expect(new?.contains("invalid IPv6 host") == true, "newly refused: \(url): \(new ?? "")")
+            } else if new != old {
+                // A bracketed host is now first checked as an address, before what follows it.
+                #expect(new?.contains("invalid IPv6 host") == true && url.contains("["), "\(url): \(new ?? "") / \(old ?? "")")
+            }
+        }
+        #expect(accepted > 1_000)
+    }
+
+    /// A blank name is one that Foundation's trimming empties: the same set, scalar by scalar.
+    @Test func blankNamesAreTheSameSetAsFoundations() {
+        for value in 0...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            #expect(FieldRules.isBlank(scalar) == CharacterSet.whitespacesAndNewlines.contains(scalar),
+                    "U+\(String(value, radix: 16))")
+        }
+        #expect(FieldRules.nameProblem("\u{3000}\u{A0}\t\u{200B}", maxLength: 10) == "name must not be empty")
+        #expect(FieldRules.nameProblem("\u{3000}x", maxLength: 10) == nil)
+    }
+
+    /// Numbers in plain decimal are read without Yams; everything else still follows its YAML 1.1
+    /// rules (a leading 0 is octal, so 08 is no number).
+    @Test(arguments: [("1", 1), ("7", 7), ("010", 8), ("1_000", 1000), ("0x10", 16), ("+12", 12),
+                      ("1073741824", 1 << 30)])
+    func wholeNumbers(text: String, value: Int) throws {
+        let config = try ConfigLoader.parse(yaml: withLowSpeed(text), file: "ok.yaml")
+        #expect(config.fetch.lowSpeedBytesPerSecond == value)
+    }
+
+    @Test(arguments: [("0", "0"), ("999999999999999999", "999999999999999999"),
+                      ("9223372036854775807", "9223372036854775807")])
+    func wholeNumbersOutOfRange(text: String, shown: String) {
+        let found = issues(withLowSpeed(text))
+        expectIssue(found, containing: "'low_speed_bytes_per_second' must be between 1 and 1073741824 (got \(shown))",
+                    line: 3, source: nil)
+    }
+
+    private func withLowSpeed(_ text: String) -> String {
+        oneSource().replacingOccurrences(of: "sources:", with: "fetch:\n  low_speed_bytes_per_second: \(text)\nsources:")
+    }
+
+    @Test(arguments: ["08", "1.5", "12a", "1-2", "'12'", "9223372036854775808"])
+    func notWholeNumbers(text: String) {
+        let found = issues(oneSource(extra: ["fetch_interval_hours: \(text)"]))
+        expectIssue(found, containing: "'fetch_interval_hours' must be a whole number", line: 8, source: "alpha")
+    }
+}
+
+/// The URL rules as they were before they moved to bytes (hand checks on Characters, then
+/// URLComponents), kept here as the reference.
+private func foundationURLProblem(_ url: String) -> String? {
+    let field = "feed_url"
+    let shown = FieldRules.printable(url)
+    if url.isEmpty { return "\(field) must not be empty" }
+    if url.unicodeScalars.count > FieldRules.maxURLLength {
+        return "\(field) is longer than \(FieldRules.maxURLLength) characters"
+    }
+    if url.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F }) { return "not tested here" }
+    let lowered = url.lowercased()
+    guard let schemeEnd = lowered.firstRange(of: "://"),
+        ["http", "https"].contains(String(lowered[..<schemeEnd.lowerBound]))
+    else { return "\(field) '\(shown)' must be an absolute http:// or https:// URL" }
+    let authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    if authority.contains("@") { return "\(field) must not contain a user name or password (value not shown)" }
+    var host = Substring(authority)
+    var port: Substring?
+    var problem: String?
+    if host.hasPrefix("[") {
+        if let close = host.firstIndex(of: "]") {
+            let literal = host[host.index(after: host.startIndex)..<close]
+            if literal.isEmpty || !literal.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) {
+                problem = "has an invalid IPv6 host"
+            } else {
+                let after = host[host.index(after: close)...]
+                if !after.isEmpty {
+                    if after.hasPrefix(":") { port = after.dropFirst() } else { problem = "has an invalid host" }
+                }
+                host = "ip6"
+            }
+        } else {
+            problem = "has an unterminated IPv6 host"
+        }
+    } else if let colon = host.firstIndex(of: ":") {
+        port = host[host.index(after: colon)...]
+        host = host[..<colon]
+    }
+    if problem == nil, let port {
+        if port.isEmpty || port.count > 5 || !port.allSatisfy({ $0.isASCII && $0.isNumber })
+            || !(1...65535).contains(Int(port) ?? 0) {
+            problem = "has an invalid port"
+        }
+    }
+    if problem == nil, host.isEmpty { problem = "has no host" }
+    if problem == nil {
+        let labels = (host.hasSuffix(".") ? host.dropLast() : host).split(separator: ".", omittingEmptySubsequences: false)
+        let valid = labels.allSatisfy { label in
+            !label.isEmpty && label.count <= 63 && label.first != "-" && label.last != "-"
+                && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+        }
+        if !valid || host.count > 253 { problem = "has an invalid host name" }
+    }
+    if let problem { return "\(field) '\(shown)' \(problem)" }
+    guard let components = URLComponents(string: url), components.host?.isEmpty == false else {
+        return "\(field) '\(shown)' is not a well-formed URL"
+    }
+    return nil
+}
+
+/// A small seeded generator, so a failure names a URL that the next run produces again.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
