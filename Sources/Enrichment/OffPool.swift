@@ -46,6 +46,16 @@ public enum OffPool {
         func callAsFunction() { if !released.exchange(true, ordering: .acquiringAndReleasing) { gate.leave() } }
     }
 
+    /// Threads started here that have not ended, abandoned ones included.
+    public static var runningThreads: Int { threads.count }
+
+    /// Blocks the calling thread until every thread started here has ended, or `timeout` has
+    /// passed; true when none is left. The process calls it before it ends: an abandoned parse
+    /// must not be running while `exit` tears down the C libraries it is inside.
+    public static func waitForThreads(timeout: Duration) -> Bool { threads.waitUntilNone(timeout: timeout) }
+
+    private static let threads = ThreadCount()
+
     private static func start<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         let slot = Slot<T>()
         return try await withTaskCancellationHandler {
@@ -55,7 +65,9 @@ public enum OffPool {
                     slot.take()?.resume(throwing: Abandoned())
                     return
                 }
+                threads.started()
                 let thread = Thread {
+                    defer { threads.ended() }
                     let result = Result { try work() }
                     slot.take()?.resume(with: result)
                 }
@@ -65,6 +77,44 @@ public enum OffPool {
         } onCancel: {
             slot.take()?.resume(throwing: Abandoned())
         }
+    }
+}
+
+/// How many OffPool threads are alive, and a way to wait for none (blocking: only for the end of
+/// the process, never on the cooperative pool).
+final class ThreadCount: @unchecked Sendable {
+    // @unchecked: `alive` is only touched while `condition` is locked.
+    private let condition = NSCondition()
+    private var alive = 0
+
+    var count: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return alive
+    }
+
+    func started() {
+        condition.lock()
+        alive += 1
+        condition.unlock()
+    }
+
+    func ended() {
+        condition.lock()
+        alive -= 1
+        if alive == 0 { condition.broadcast() }
+        condition.unlock()
+    }
+
+    func waitUntilNone(timeout: Duration) -> Bool {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while alive > 0 {
+            if !condition.wait(until: deadline) { break }
+        }
+        return alive == 0
     }
 }
 

@@ -162,7 +162,7 @@ struct PulseIngest: AsyncParsableCommand {
         }
     }
 
-    /// An exit status ends the process as it is; other errors are explained by ArgumentParser.
+    /// An exit status ends the process (`ProcessEnd`); other errors are explained by ArgumentParser.
     /// `--check-config` and `--dump-feed` of files run where `main` is, without tasks
     /// (`Invocation.needsNoTasks`). On the main actor on purpose: a nonisolated async function
     /// would run on the concurrency pool, starting its threads for nothing.
@@ -177,10 +177,11 @@ struct PulseIngest: AsyncParsableCommand {
                 try await invocation.run()
             }
         } catch let code as ExitCode {
-            Foundation.exit(code.rawValue)
+            ProcessEnd.finish(code.rawValue)
         } catch {
             exit(withError: error)
         }
+        ProcessEnd.finish(ExitStatus.success)
     }
 }
 

@@ -1,5 +1,5 @@
 import ArticleStore
-import Enrichment
+@testable import Enrichment
 import Foundation
 @testable import HTTPFetcher
 import Ingestion
@@ -116,8 +116,25 @@ struct HostileIsolationTests {
         task.cancel()
         let result = await task.result
         #expect(throws: OffPool.Abandoned.self) { try result.get() }
+        // The abandoned thread is still counted, so the process's end can wait for it.
+        #expect(OffPool.runningThreads >= 1)
         release.signal()
         #expect(try await OffPool.run { 7 } == 7)
+    }
+
+    /// The process's end waits for OffPool's threads: not while one is alive, at once when the
+    /// last one ends (the count is OffPool's own type, so other tests' threads do not matter).
+    @Test func theEndOfTheProcessWaitsForTheLastThread() async throws {
+        let threads = ThreadCount()
+        threads.started()
+        threads.started()
+        #expect(!threads.waitUntilNone(timeout: .milliseconds(1)))
+        threads.ended()
+        #expect(threads.count == 1 && !threads.waitUntilNone(timeout: .zero))
+        let waiter = Task { try await offThePool { threads.waitUntilNone(timeout: .seconds(60)) } }
+        threads.ended()
+        #expect(try await waiter.value)
+        #expect(threads.count == 0)
     }
 
     /// Page analyses wait for one of a few slots (memory stays bounded); a waiter cancelled by the
