@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -29,7 +30,8 @@ static void *open_library(pulse_lazy_library *library) {
             const char *reason = dlerror();
             fprintf(stderr, "pulse-ingest: cannot load %s (%s); install the Debian package %s\n",
                     library->soname, reason ? reason : "unknown error", library->package);
-            exit(69);
+            fflush(NULL);
+            _exit(69);  /* no exit-time destructors under other threads' work (see ProcessEnd) */
         }
         __atomic_store_n(&library->handle, handle, __ATOMIC_RELEASE);
     }
@@ -44,7 +46,8 @@ void *pulse_lazy_symbol(pulse_lazy_library *library, void *volatile *slot, const
     if (address == NULL) {
         fprintf(stderr, "pulse-ingest: %s has no symbol %s; the installed %s is too old\n",
                 library->soname, symbol, library->package);
-        exit(69);
+        fflush(NULL);
+        _exit(69);
     }
     __atomic_store_n(slot, address, __ATOMIC_RELEASE);
     return address;

@@ -164,9 +164,10 @@ public final class IngestDaemon: Service, Sendable {
                     await backOff(&failures)
                 }
             }
-            // Stop requested: the passes in flight drain within their own deadline.
+            // Stop requested: said now (the log line, systemd's STOPPING=1), while the passes in
+            // flight drain within their own deadline as the group ends.
+            observer.daemonStopping()
         }
-        observer.daemonStopping()
         do {
             let released = try await store.releaseLeases(workerID: workerID)
             logger.info("stopped; leases released", metadata: ["released": "\(released)"])

@@ -2,6 +2,7 @@ import ArticleStore
 import Foundation
 import LoopbackHTTPServer
 import Postgres
+import Synchronization
 import Testing
 
 /// The real binary as systemd runs it: notify protocol, SIGHUP with a good and a bad config,
@@ -96,6 +97,56 @@ struct ServiceProcessTests {
                 """, label: "leftovers").rows.first
             #expect(leftovers?.int("leased") == 0 && leftovers?.int("open_logs") == 0)
             await admin.close()
+        }
+    }
+
+    /// A second SIGTERM during the drain ends the service at once with 130 (not a crash), while a
+    /// fetch is still in flight; STOPPING=1 goes out when the drain begins, not when it ends.
+    @Test func aSecondSignalExitsAtOnce() async throws {
+        let gate = DaemonAdmissionTests.Gate()
+        let stalled = try LoopbackHTTPServer(routes: ["/feeds/301.xml": { _, connection, _ in
+            gate.hold()
+            connection.respond(503, "Service Unavailable")
+        }])
+        defer {
+            for _ in 0..<8 { gate.semaphore.signal() }
+            stalled.stop()
+        }
+        try await TestDatabase.with { database in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("svc2-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let configPath = folder.appendingPathComponent("feeds.yaml").path
+            try Self.config(server: stalled, feeds: 1...1).write(toFile: configPath, atomically: true, encoding: .utf8)
+            let notify = try NotifySocket()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try builtBinary())
+            process.arguments = ["--config", configPath, "--allow-networks", "127.0.0.0/8", "--log-format", "json"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["DATABASE_URL"] = database.url
+            environment["PULSE_AUTO_MIGRATE"] = "1"
+            environment["NOTIFY_SOCKET"] = notify.path
+            process.environment = environment
+            let stderr = Pipe()
+            process.standardError = stderr
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+            #expect(try await Self.waitUntil(timeout: .seconds(30)) { gate.inside.load(ordering: .relaxed) >= 1 },
+                    "the feed was never requested")
+            kill(process.processIdentifier, SIGTERM)
+            let stopping = await notify.waitFor("STOPPING=1", timeout: .seconds(25))
+            #expect(stopping.contains { $0.contains("STOPPING=1") })
+            kill(process.processIdentifier, SIGTERM)
+            let stopAt = ContinuousClock.now
+            while process.isRunning && ContinuousClock.now - stopAt < .seconds(25) {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(!process.isRunning)
+            let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(log.suffix(2000))")
+            #expect(log.contains("second stop signal: exiting now"), "\(log.suffix(2000))")
         }
     }
 

@@ -83,6 +83,10 @@ struct DaemonMode {
             logger.info("serving", metadata: ["worker": "\(workerID)", "sources": "\(context.configuration.activeSources.count)"])
             let group = ServiceGroup(configuration: .init(
                 services: [daemon], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            // The first stop signal drains (ServiceGroup); a second, even one that arrives with the
+            // first, exits at once.
+            let secondSignal = SignalTrap(announce: false, onSecond: { logger.warning("second stop signal: exiting now") })
+            defer { withExtendedLifetime(secondSignal) {} }
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }
                 tasks.addTask {
@@ -101,22 +105,13 @@ struct DaemonMode {
         }
     }
 
-    /// SIGHUP reloads the config; a second SIGTERM/SIGINT while draining exits at once.
+    /// SIGHUP reloads the config (SIGTERM/SIGINT are ServiceGroup's, and a second one `SignalTrap`'s).
     private func watchSignals(daemon: IngestDaemon, store: ArticleStore, fetcher: HTTPFetcher, workerID: String,
                               notifier: SystemdNotifier) async {
-        var stopSignals = 0
-        for await signal in await UnixSignalsSequence(trapping: .sighup, .sigterm, .sigint) {
-            if signal == .sighup {
-                notifier.reloading()
-                await reload(daemon: daemon, store: store, fetcher: fetcher, workerID: workerID)
-                notifier.ready(status: "configuration reloaded")
-                continue
-            }
-            stopSignals += 1
-            if stopSignals >= 2 {
-                context.logger.warning("second stop signal: exiting now")
-                exit(130)
-            }
+        for await _ in await UnixSignalsSequence(trapping: .sighup) {
+            notifier.reloading()
+            await reload(daemon: daemon, store: store, fetcher: fetcher, workerID: workerID)
+            notifier.ready(status: "configuration reloaded")
         }
     }
 

@@ -14,6 +14,12 @@ enum ProcessEnd {
             FileHandle.standardError.write(Data(
                 "pulse-ingest: \(OffPool.runningThreads) abandoned parse thread(s) still running at exit\n".utf8))
         }
+        now(status)
+    }
+
+    /// A second stop signal: out at once, in-flight work and all, and still without running the
+    /// libraries' destructors under it.
+    static func now(_ status: Int32) -> Never {
         fflush(nil)
         _exit(status)
     }
