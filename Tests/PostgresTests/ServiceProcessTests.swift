@@ -43,18 +43,8 @@ struct ServiceProcessTests {
             try Self.config(server: server, feeds: 1...3).write(toFile: configPath, atomically: true, encoding: .utf8)
 
             let notify = try NotifySocket()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try builtBinary())
-            process.arguments = ["--config", configPath, "--allow-networks", "127.0.0.0/8", "--log-format", "json"]
-            var environment = ProcessInfo.processInfo.environment
-            environment["DATABASE_URL"] = database.url
-            environment["NOTIFY_SOCKET"] = notify.path
-            environment["WATCHDOG_USEC"] = "2000000"
-            process.environment = environment
-            let stderr = Pipe()
-            process.standardError = stderr
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
+            let (process, stderr) = try Self.startService(config: configPath, database: database, notify: notify,
+                                                          environment: ["WATCHDOG_USEC": "2000000"])
             defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
             let startup = await notify.waitFor("READY=1", timeout: .seconds(30))
@@ -119,18 +109,8 @@ struct ServiceProcessTests {
             let configPath = folder.appendingPathComponent("feeds.yaml").path
             try Self.config(server: stalled, feeds: 1...1).write(toFile: configPath, atomically: true, encoding: .utf8)
             let notify = try NotifySocket()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try builtBinary())
-            process.arguments = ["--config", configPath, "--allow-networks", "127.0.0.0/8", "--log-format", "json"]
-            var environment = ProcessInfo.processInfo.environment
-            environment["DATABASE_URL"] = database.url
-            environment["PULSE_AUTO_MIGRATE"] = "1"
-            environment["NOTIFY_SOCKET"] = notify.path
-            process.environment = environment
-            let stderr = Pipe()
-            process.standardError = stderr
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
+            let (process, stderr) = try Self.startService(config: configPath, database: database, notify: notify,
+                                                          environment: ["PULSE_AUTO_MIGRATE": "1"])
             defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
             #expect(try await Self.waitUntil(timeout: .seconds(30)) { gate.inside.load(ordering: .relaxed) >= 1 },
@@ -148,6 +128,24 @@ struct ServiceProcessTests {
             #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(log.suffix(2000))")
             #expect(log.contains("second stop signal: exiting now"), "\(log.suffix(2000))")
         }
+    }
+
+    /// The service as systemd starts it, its stderr in a pipe.
+    private static func startService(config: String, database: TestDatabase, notify: NotifySocket,
+                                     environment extra: [String: String]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try builtBinary())
+        process.arguments = ["--config", config, "--allow-networks", "127.0.0.0/8", "--log-format", "json"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DATABASE_URL"] = database.url
+        environment["NOTIFY_SOCKET"] = notify.path
+        environment.merge(extra) { $1 }
+        process.environment = environment
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return (process, stderr)
     }
 
     static func fetchedCount(_ db: PostgresConnection) async throws -> Int {
