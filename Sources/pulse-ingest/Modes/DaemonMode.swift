@@ -83,8 +83,7 @@ struct DaemonMode {
             logger.info("serving", metadata: ["worker": "\(workerID)", "sources": "\(context.configuration.activeSources.count)"])
             let group = ServiceGroup(configuration: .init(
                 services: [daemon], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-            // The first stop signal drains (ServiceGroup); a second, even one that arrives with the
-            // first, exits at once.
+            // The first stop signal drains (ServiceGroup); a second exits at once (`SignalTrap`).
             let secondSignal = SignalTrap(announce: false, onSecond: { logger.warning("second stop signal: exiting now") })
             defer { withExtendedLifetime(secondSignal) {} }
             try await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -4,9 +4,9 @@ import Ingestion
 import Synchronization
 
 /// SIGINT/SIGTERM: the first asks the run to stop cleanly (`StopSignal`), a second exits at once
-/// with 130. Signals are counted with the dispatch source's `data`: two that arrive before the
-/// handler has run come as one event (an impatient double Ctrl-C, a second `kill` right after the
-/// first), and both count.
+/// with 130. Signals are counted with the dispatch source's `data`: two that the process receives
+/// before the handler has run reach it as one event, and both count. (Two sent so close together
+/// that the kernel merges them while pending are one signal; nothing can tell them apart.)
 final class SignalTrap: @unchecked Sendable {
     // @unchecked: `sources` is set once in init and only cancelled in deinit; the count is atomic.
     let stop = StopSignal()
