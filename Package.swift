@@ -40,7 +40,7 @@ let package = Package(
         // Values shared along the pipeline (no I/O).
         .target(name: "PulseModel"),
         // feeds.yaml and the environment, parsed into validated values.
-        .target(name: "PulseConfig", dependencies: ["PulseModel", "Postgres", .product(name: "Yams", package: "Yams")]),
+        .target(name: "PulseConfig", dependencies: ["PulseModel", "Postgres", "AddressPolicy", .product(name: "Yams", package: "Yams")]),
         // IP address parsing and the SSRF range policy, shared by the fetcher and stored-URL rules.
         .target(name: "AddressPolicy"),
         // URL canonicalisation bit-compatible with the old Go worker, and stored-URL rules.

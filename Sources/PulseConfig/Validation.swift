@@ -1,4 +1,6 @@
+import AddressPolicy
 import Foundation
+import PulseModel
 
 // Field rules shared by categories and sources. Each returns nil when the value is fine,
 // else a human sentence (without file/line, which the caller adds).
@@ -70,7 +72,7 @@ enum FieldRules {
         if !isASCII {
             return "\(field) '\(shown)' contains non-ASCII characters (percent-encode them; use the xn-- form for hosts)"
         }
-        let problem: URLProblem? = withASCIIBytes(url) { bytes in
+        let problem: URLProblem? = TextScan.withBytes(url) { bytes in
             guard let authorityStart = bytes.firstIndexOfSchemeSeparator,
                   isHTTPScheme(bytes[..<(authorityStart - 3)]) else { return .notHTTP }
             var authorityEnd = authorityStart
@@ -166,14 +168,12 @@ enum FieldRules {
         return (1...65535).contains(number) ? nil : "has an invalid port"
     }
 
-    /// An IPv6 address as `inet_pton` reads it (zone ids are refused: they have no meaning in a
-    /// stored URL).
+    /// An IPv6 address as the fetcher's address policy reads it (RFC 4291 text forms; zone ids are
+    /// refused: they have no meaning in a stored URL).
     private static func isIPv6Literal(_ literal: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
         guard !literal.isEmpty, literal.count < 64 else { return false }
-        var text = [CChar](repeating: 0, count: literal.count + 1)
-        for (offset, byte) in literal.enumerated() { text[offset] = CChar(bitPattern: byte) }
-        var address = in6_addr()
-        return inet_pton(AF_INET6, text, &address) == 1
+        if case .v6? = IPAddress("[" + String(decoding: literal, as: UTF8.self) + "]") { return true }
+        return false
     }
 
     private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
@@ -202,12 +202,6 @@ enum FieldRules {
         let cleaned = String(String.UnicodeScalarView(value.unicodeScalars.map { isControlOrBidi($0) ? "?" : $0 }))
         return cleaned.count > 120 ? String(cleaned.prefix(120)) + "..." : cleaned
     }
-}
-
-/// Runs `body` over the string's UTF-8 bytes without copying a native string.
-func withASCIIBytes<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-    if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
-    return Array(text.utf8).withUnsafeBufferPointer(body)
 }
 
 extension UnsafeBufferPointer<UInt8> {
