@@ -97,12 +97,9 @@ struct DatabaseOutageTests {
         let url = try cluster.url
         try await cluster.run("stop")
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outage-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (folder, configPath) = try ServiceProcessTests.writeConfig(
+            ServiceProcessTests.config(server: server, feeds: 1...3, pathOffset: 500))
         defer { try? FileManager.default.removeItem(at: folder) }
-        let configPath = folder.appendingPathComponent("feeds.yaml").path
-        try ServiceProcessTests.config(server: server, feeds: 1...3, pathOffset: 500)
-            .write(toFile: configPath, atomically: true, encoding: .utf8)
 
         // Started while PostgreSQL is down: it must wait and retry, not exit.
         let process = Process()

@@ -36,11 +36,8 @@ struct ServiceProcessTests {
         defer { server.stop() }
         try await TestDatabase.with { database in
             let admin = try await database.migratedConnection()
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("svc-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let (folder, configPath) = try Self.writeConfig(Self.config(server: server, feeds: 1...3))
             defer { try? FileManager.default.removeItem(at: folder) }
-            let configPath = folder.appendingPathComponent("feeds.yaml").path
-            try Self.config(server: server, feeds: 1...3).write(toFile: configPath, atomically: true, encoding: .utf8)
 
             let notify = try NotifySocket()
             let (process, stderr) = try Self.startService(config: configPath, database: database, notify: notify,
@@ -103,11 +100,8 @@ struct ServiceProcessTests {
             stalled.stop()
         }
         try await TestDatabase.with { database in
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("svc2-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let (folder, configPath) = try Self.writeConfig(Self.config(server: stalled, feeds: 1...1))
             defer { try? FileManager.default.removeItem(at: folder) }
-            let configPath = folder.appendingPathComponent("feeds.yaml").path
-            try Self.config(server: stalled, feeds: 1...1).write(toFile: configPath, atomically: true, encoding: .utf8)
             let notify = try NotifySocket()
             let (process, stderr) = try Self.startService(config: configPath, database: database, notify: notify,
                                                           environment: ["PULSE_AUTO_MIGRATE": "1"])
@@ -128,6 +122,15 @@ struct ServiceProcessTests {
             #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(log.suffix(2000))")
             #expect(log.contains("second stop signal: exiting now"), "\(log.suffix(2000))")
         }
+    }
+
+    /// `text` as feeds.yaml in a new temporary folder, which the caller removes.
+    static func writeConfig(_ text: String) throws -> (folder: URL, path: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("svc-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("feeds.yaml").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return (folder, path)
     }
 
     /// The service as systemd starts it, its stderr in a pipe.

@@ -32,6 +32,38 @@ struct FieldRuleTests {
         #expect(problem?.contains(reason) == true, "\(url): \(problem ?? "accepted")")
     }
 
+    /// The worst shapes, at the 2,048-byte cap: every scan over a URL is a single pass, so the
+    /// cap (checked first, on the byte count) bounds the work; a longer value is refused unread,
+    /// and only hosts that passed the 253-byte name rule reach Foundation's IDNA check.
+    @Test func worstShapesAtTheLengthCap() {
+        func padded(_ prefix: String, _ unit: String, _ suffix: String = "") -> String {
+            var url = prefix
+            while url.utf8.count + unit.utf8.count + suffix.utf8.count <= FieldRules.maxURLLength { url += unit }
+            return url + suffix
+        }
+        let cases: [(String, String?)] = [
+            (padded("https://", "a."), "invalid host name"),
+            (padded("https://", "xn--a."), "invalid host name"),
+            (padded("https://", ":"), "invalid port"),
+            (padded("https://[", ":", "]"), "invalid IPv6 host"),
+            (padded("https://", "@"), "user name or password"),
+            (padded("", ":/"), "absolute http:// or https:// URL"),
+            (padded("https://xn--bcher-kva.example/", "%"), nil),
+            (padded("https://e.com/", "a/"), nil),
+        ]
+        for (url, reason) in cases {
+            #expect(url.utf8.count <= FieldRules.maxURLLength && url.utf8.count > FieldRules.maxURLLength - 8)
+            let problem = FieldRules.urlProblem(url, field: "feed_url")
+            if let reason {
+                #expect(problem?.contains(reason) == true, "\(url.prefix(40)): \(problem ?? "accepted")")
+            } else {
+                #expect(problem == nil, "\(url.prefix(40)): \(problem ?? "")")
+            }
+        }
+        let huge = "https://e.com/" + String(repeating: "a", count: 1 << 20)
+        #expect(FieldRules.urlProblem(huge, field: "feed_url") == "feed_url is longer than 2048 characters")
+    }
+
     /// Random URLs built from the characters that matter to the rules: wherever the new rules
     /// accept, the old ones did; they differ only on bracketed IPv6 literals, which the old rules
     /// took on their character set alone.
