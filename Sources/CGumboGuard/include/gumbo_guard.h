@@ -8,14 +8,15 @@ enum { PULSE_GUMBO_OK = 0, PULSE_GUMBO_MEMORY = 1, PULSE_GUMBO_CPU = 2, PULSE_GU
 
 typedef struct PulseGumboGuard PulseGumboGuard;
 
-/// gumbo_parse with every allocation counted: past `max_bytes` live bytes or `max_cpu_seconds`
-/// of this thread's CPU time the parse is abandoned (longjmp out of gumbo's allocator) and every
-/// block it allocated is freed. Returns the guard holding the output, or NULL with *status set.
+/// gumbo_parse on a per-parse arena: past `max_bytes` taken from malloc (arena chunks and large
+/// blocks) or `max_cpu_seconds` of this thread's CPU time the parse is abandoned (longjmp out of
+/// gumbo's allocator) and all its memory is freed. Returns the guard holding the output, or NULL
+/// with *status set.
 PulseGumboGuard *pulse_gumbo_parse(const char *buffer, size_t length, size_t max_bytes,
                                    double max_cpu_seconds, int *status);
 GumboOutput *pulse_gumbo_output(PulseGumboGuard *guard);
-/// Peak of live bytes gumbo held during the parse.
+/// Peak of the bytes the parse took from malloc.
 size_t pulse_gumbo_peak_bytes(PulseGumboGuard *guard);
-/// Destroys the output and the guard.
+/// Frees the output (with the whole arena) and the guard.
 void pulse_gumbo_destroy(PulseGumboGuard *guard);
 #endif
