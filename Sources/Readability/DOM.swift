@@ -20,7 +20,8 @@ final class DNode {
     /// Lower-case tag name for elements.
     var tag: String
     var attributes: [Attribute]
-    var text: String
+    /// Never edited in place, so what is measured of it (`textSummary`) stays valid.
+    let text: String
     unowned(unsafe) var parent: DNode?
     unowned(unsafe) var firstChild: DNode?
     unowned(unsafe) var lastChild: DNode?
@@ -35,6 +36,8 @@ final class DNode {
     var cachedLength = 0
     var cachedCommas = 0
     var cacheEpoch = -1
+    /// A text node's own measurement, made once (see `TextMeter.summary`).
+    var textSummary: TextMeter.Summary?
     /// Counts traversal steps for the whole extraction (see `DOMArena.visitLimit`).
     unowned(unsafe) let meter: VisitMeter
 

@@ -32,8 +32,12 @@ import Testing
             }
             var meter = TextMeter()
             for text in texts { meter.add(text) }
+            // Subtrees are measured from each text node's summary: the same numbers.
+            var combined = TextMeter()
+            for text in texts { combined.add(TextMeter.summary(of: text)) }
             let expected = Self.reference(texts)
             #expect(meter.length == expected.length && meter.commas == expected.commas, "\(texts)")
+            #expect(combined.length == expected.length && combined.commas == expected.commas, "summaries of \(texts)")
         }
     }
 
