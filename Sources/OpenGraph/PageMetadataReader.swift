@@ -56,7 +56,7 @@ extension OpenGraph {
             var matched = false
             if let property = document.attribute("property", of: meta) {
                 for token in property.lowercased().split(whereSeparator: { $0 == " " }) {
-                    let key = token.replacingOccurrences(of: "\t", with: "")
+                    let key = String(token.filter { $0 != "\t" })
                     let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
                     if parts.count == 2, propertyPrefixes.contains(parts[0]), propertyNames.contains(parts[1]) {
                         values[key] = content
@@ -65,7 +65,8 @@ extension OpenGraph {
                 }
             }
             if !matched, let name = document.attribute("name", of: meta) {
-                let key = name.lowercased().filter { !$0.isWhitespace }.replacingOccurrences(of: ".", with: ":")
+                let kept = name.lowercased().filter { !$0.isWhitespace }
+                let key = String(String.UnicodeScalarView(kept.unicodeScalars.map { $0 == "." ? ":" : $0 }))
                 if nameNames.contains(key) {
                     values[key] = content
                 } else if let separator = key.lastIndex(where: { $0 == ":" || $0 == "-" }) {

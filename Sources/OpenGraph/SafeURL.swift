@@ -1,3 +1,4 @@
+import PulseModel
 import WebText
 /// The rules a URL must pass before we store it: absolute http(s), a plausible host, no
 /// userinfo, no control or bidi characters, at most 2048 characters.
@@ -79,10 +80,11 @@ public enum ImagePlaceholder {
         let parts = URLResolver.split(url)
         let path = parts.path.lowercased()
         let file = path.split(separator: "/").last.map(String.init) ?? ""
-        if file.hasSuffix(".svg") && file.contains("logo") { return true }
+        // Byte searches: Foundation's `contains` bridged both strings to NSString for each marker.
+        if file.hasSuffix(".svg") && TextScan.contains(file, "logo") { return true }
         if file == "pixel" || file == "spacer" { return true }
-        if fileMarkers.contains(where: { file.contains($0) }) { return true }
-        if path.contains("/placeholder") || path.contains("/default-image") { return true }
+        if fileMarkers.contains(where: { TextScan.contains(file, $0) }) { return true }
+        if TextScan.contains(path, "/placeholder") || TextScan.contains(path, "/default-image") { return true }
         return false
     }
 }

@@ -78,3 +78,15 @@ import Testing
                 "paste this into QuickCommandLine.helpText:\n\(rendered)")
     }
 }
+
+/// `--dump-article --out-dir` names each output after its input without building a URL per page:
+/// the same names Foundation's URL gave, on ordinary and awkward paths.
+struct DumpArticleOutputNameTests {
+    @Test(arguments: ["page.html", "dir/page.html", "/abs/dir/page.html", "a.b.c.html", "noext", ".hidden", "dir/.hidden",
+                      "dir/", "dir//", "trailing.dot.", "x.", "../up.html", "./here.htm", "deep/er/name.tar.gz",
+                      "spaces in name.html", "ünïcödé.html", "dir.with.dots/file", "a/b/", ".config.json"])
+    func matchesFoundation(path: String) {
+        let expected = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        #expect(DumpArticleMode.baseName(path) == expected, "\(path)")
+    }
+}

@@ -113,6 +113,20 @@ struct DumpArticleMode {
         }
     }
 
+    /// The file name without its folder and its last extension, as
+    /// `URL(fileURLWithPath:).deletingPathExtension().lastPathComponent` gives it (trailing
+    /// slashes ignored; a leading or trailing dot is not an extension), without building a URL per
+    /// page. Only a readable file reaches it, so `.` and `..` (folders) never do.
+    static func baseName(_ path: String) -> String {
+        var name = Substring(path)
+        while name.count > 1, name.last == "/" { name = name.dropLast() }
+        if let slash = name.lastIndex(of: "/"), name.count > 1 { name = name[name.index(after: slash)...] }
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex {
+            name = name[..<dot]
+        }
+        return String(name)
+    }
+
     static func isURL(_ input: String) -> Bool { input.hasPrefix("http://") || input.hasPrefix("https://") }
 
     static func jsonLine<T: Encodable>(_ value: T) -> String {
@@ -143,7 +157,7 @@ struct DumpArticleMode {
             guard !textOnly else {
                 let text = analysis.article?.text ?? ""
                 guard let outputDirectory else { return .line(text) }
-                let name = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+                let name = Self.baseName(input)
                 return .file(path: outputDirectory + "/" + name + ".txt", text: text)
             }
             let detected = analysis.language?.source == .detected
