@@ -4,33 +4,49 @@
 /// ASCII fast path (see TextScan), no Character or per-scalar String appends.
 public enum TextKey {
     public static func words<S: StringProtocol>(_ text: S) -> String {
-        TextScan.transform(text) { bytes, key in
-            var pendingSpace = false
-            TextScan.forEachScalar(bytes) { value, range in
-                if value < 0x80 {
-                    let isWord = (0x30...0x39).contains(value) || (0x41...0x5A).contains(value)
-                        || (0x61...0x7A).contains(value)
-                    guard isWord else {
-                        pendingSpace = true
-                        return
+        TextScan.withBytes(text) { bytes in
+            // Lower-casing grows a scalar by at most half its bytes (U+0130 -> "i\u{307}", U+023A ->
+            // U+2C65), and a space is written only for a run of separators that wrote nothing, so
+            // 2n + 1 bytes always suffice. Written into the string's own storage: appending to an
+            // array byte by byte was most of this function's time.
+            String(unsafeUninitializedCapacity: bytes.count * 2 + 1) { out in
+                var count = 0
+                var pendingSpace = false
+                var index = 0
+                let end = bytes.count
+                while index < end {
+                    let byte = bytes[index]
+                    if byte < 0x80 {
+                        index += 1
+                        let isUpper = byte &- 0x41 < 26
+                        guard isUpper || byte &- 0x61 < 26 || byte &- 0x30 < 10 else {
+                            pendingSpace = true
+                            continue
+                        }
+                        if pendingSpace && count > 0 { out[count] = 0x20; count += 1 }
+                        pendingSpace = false
+                        out[count] = isUpper ? byte | 0x20 : byte
+                        count += 1
+                        continue
                     }
-                    if pendingSpace && !key.isEmpty { key.append(0x20) }
+                    let (value, next) = TextScan.scalar(at: index, in: bytes)
+                    defer { index = next }
+                    guard let scalar = Unicode.Scalar(value),
+                          scalar.properties.isAlphabetic || scalar.properties.numericType != nil else {
+                        pendingSpace = true
+                        continue
+                    }
+                    if pendingSpace && count > 0 { out[count] = 0x20; count += 1 }
                     pendingSpace = false
-                    key.append(UInt8(value) | ((0x41...0x5A).contains(value) ? 0x20 : 0))
-                    return
+                    if scalar.properties.changesWhenLowercased {
+                        for lower in scalar.properties.lowercaseMapping.unicodeScalars {
+                            for unit in lower.utf8 { out[count] = unit; count += 1 }
+                        }
+                    } else {
+                        for offset in index..<next { out[count] = bytes[offset]; count += 1 }
+                    }
                 }
-                guard let scalar = Unicode.Scalar(value),
-                      scalar.properties.isAlphabetic || scalar.properties.numericType != nil else {
-                    pendingSpace = true
-                    return
-                }
-                if pendingSpace && !key.isEmpty { key.append(0x20) }
-                pendingSpace = false
-                if scalar.properties.changesWhenLowercased {
-                    for lower in scalar.properties.lowercaseMapping.unicodeScalars { key.append(contentsOf: lower.utf8) }
-                } else {
-                    TextScan.appendScalar(bytes, range, to: &key)
-                }
+                return count
             }
         }
     }

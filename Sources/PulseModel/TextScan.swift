@@ -119,16 +119,26 @@ public enum TextScan {
                 index += 1
                 continue
             }
-            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
-            let end = min(index + length, count)
-            var value = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
-            var next = index + 1
-            while next < end {
-                value = (value << 6) | UInt32(bytes[next] & 0x3F)
-                next += 1
-            }
+            let (value, end) = scalar(at: index, in: bytes)
             body(value, index..<end)
             index = end
         }
+    }
+
+    /// The value of the scalar whose lead byte is at `index`, and the index after it (never past
+    /// the end: a sequence cut short is read as far as it goes).
+    @inlinable
+    public static func scalar(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (value: UInt32, next: Int) {
+        let lead = bytes[index]
+        if lead < 0x80 { return (UInt32(lead), index + 1) }
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        let end = min(index + length, bytes.count)
+        var value = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
+        var next = index + 1
+        while next < end {
+            value = (value << 6) | UInt32(bytes[next] & 0x3F)
+            next += 1
+        }
+        return (value, end)
     }
 }

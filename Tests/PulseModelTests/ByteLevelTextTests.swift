@@ -13,7 +13,7 @@ import Testing
         "\u{200E}", "\u{200F}", "\u{061C}", "\u{2028}", "\u{2029}", "\u{202A}", "\u{202E}", "\u{202F}",
         "\u{205F}", "\u{2066}", "\u{2069}", "\u{3000}", "\u{FEFF}", "\u{FFFD}", "\u{FFFE}", "\u{FFFF}",
         "é", "É", "ß", "İ", "Σ", "ж", "Ж", "א", "٣", "中", "ア", "\u{0301}", "😀", "𝔸", ".", ",", "!", "?",
-        "-", "'", "\u{3002}",
+        "-", "'", "\u{3002}", "\u{023A}", "\u{2C6F}",
     ]
 
     static func randomText(_ generator: inout some RandomNumberGenerator) -> String {
@@ -47,6 +47,17 @@ import Testing
             let text = Self.randomText(&generator)
             #expect(TextKey.words(text) == Reference.words(text), "\(text.debugDescription)")
             #expect(TextKey.words(text.dropFirst()) == Reference.words(text.dropFirst()))
+        }
+    }
+
+    /// The scalars whose lower case is longer in UTF-8 (U+0130 grows by a byte, U+023A too), packed
+    /// as densely as possible, alone and between separators: the output never outgrows its buffer.
+    @Test func textKeyAtItsWorstGrowth() {
+        for piece in ["\u{0130}", "\u{023A}", "\u{0130}.", "\u{023A} ", "a\u{0130}", ".\u{023A}\u{0130}"] {
+            for count in [1, 2, 3, 1_000, 4_096] {
+                let text = String(repeating: piece, count: count)
+                #expect(TextKey.words(text) == Reference.words(text), "\(count) x \(piece.debugDescription)")
+            }
         }
     }
 
