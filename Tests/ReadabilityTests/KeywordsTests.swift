@@ -1,0 +1,62 @@
+import Testing
+@testable import Readability
+
+/// `Regexps.Keywords` answers "does any word occur in the text" in one pass; held here to the
+/// plain definition (each word searched on its own) on random texts built from pieces of the
+/// words, so near misses, overlaps, words at both ends and words longer than the text all occur.
+@Suite struct KeywordsTests {
+    static func occursNaively(_ words: [[UInt8]], in text: [UInt8]) -> Bool {
+        guard !text.isEmpty else { return false }
+        return words.contains { word in
+            word.isEmpty || (word.count <= text.count && (0...(text.count - word.count)).contains { start in
+                text[start..<(start + word.count)].elementsEqual(word)
+            })
+        }
+    }
+
+    @Test func randomTextsAgreeWithTheDefinition() {
+        var generator = SystemRandomNumberGenerator()  // a failure prints its case
+        let pieces = ["-ad-", "ad", "-", "com", "com-", "comment", "foot", "footer", "a", "", " ", "x", "é", "\u{0}",
+                      "//you", "tube", "//youtube.com", "side", "bar", "sidebar", "s", "hare", "share"]
+        for _ in 0..<5_000 {
+            let words = (0..<Int.random(in: 1...6, using: &generator)).map { _ in
+                (0..<Int.random(in: 1...3, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            }
+            let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let keywords = Regexps.Keywords(words)
+            let expected = Self.occursNaively(words.map { Array($0.utf8) }, in: Array(text.utf8))
+            #expect(keywords.matches(Array(text.utf8)) == expected, "\(words) in \(text.debugDescription)")
+        }
+    }
+
+    @Test func theShippedListsAgreeWithTheDefinition() {
+        var generator = SystemRandomNumberGenerator()
+        let lists: [(Regexps.Keywords, [String])] = [
+            (Regexps.unlikelyCandidates, ["-ad-", "banner", "comment", "sidebar", "yom-remote", "menu"]),
+            (Regexps.positive, ["article", "body", "content", "story", "h-entry"]),
+        ]
+        let filler = ["post", "wrap", "main-", "x", " ", "-", "col", "ment", "side", "bar", "art", "icle", "menu"]
+        for (keywords, sample) in lists {
+            for _ in 0..<2_000 {
+                let text = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                    (filler + sample).randomElement(using: &generator)!
+                }.joined()
+                let expected = sample.contains { text.contains($0) } || Self.anyOtherWord(keywords, text)
+                #expect(keywords.matches(Array(text.utf8)) == expected, "\(text.debugDescription)")
+            }
+        }
+    }
+
+    /// The lists hold more words than the samples above; those are checked one by one.
+    static func anyOtherWord(_ keywords: Regexps.Keywords, _ text: String) -> Bool {
+        keywords.allWords.contains { text.contains($0) }
+    }
+
+    @Test func emptyTextsAndWords() {
+        #expect(!Regexps.Keywords(["a"]).matches([UInt8]()))
+        #expect(!Regexps.Keywords([""]).matches([UInt8]()))
+        #expect(Regexps.Keywords(["", "zz"]).matches(Array("b".utf8)))
+        #expect(!Regexps.Keywords(["abc"]).matches(Array("ab".utf8)))
+        #expect(Regexps.Keywords(["abc"]).matches(Array("xxabc".utf8)))
+    }
+}
