@@ -13,8 +13,9 @@ public struct ReadableArticle: Sendable, Equatable {
     public var html: String
     /// Paragraphs separated by blank lines; control and bidi characters removed.
     public var text: String
-    /// Characters in `text`.
-    public var length: Int
+    /// Characters in `text`; counted when asked (ingest never asks, and counting Characters walks
+    /// the whole text).
+    public var length: Int { text.count }
     /// The page's lead image (og:image and its kin, then JSON-LD `image`), found while the
     /// metadata was read so the page's JSON-LD is parsed once.
     public var imageURL: String?
@@ -124,6 +125,6 @@ final class Extractor {
             excerpt: excerpt.map(TextCleaning.clean).flatMap { $0.isEmpty ? nil : $0 },
             siteName: metadata.siteName.map(TextCleaning.clean),
             publishedTime: metadata.publishedTime.map(TextCleaning.clean),
-            html: output.html, text: output.text, length: output.text.count, imageURL: metadata.imageURL)
+            html: output.html, text: output.text, imageURL: metadata.imageURL)
     }
 }

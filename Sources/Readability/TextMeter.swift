@@ -192,17 +192,25 @@ extension DNode {
 }
 
 /// Appends `source` to `bytes` with JavaScript-whitespace runs collapsed to one space and none at
-/// the start; `pendingSpace` carries a run across text nodes.
-private func appendCollapsed<Bytes: Collection<UInt8>>(_ source: Bytes, to bytes: inout [UInt8], pendingSpace: inout Bool)
-where Bytes.Index == Int {
-    var index = source.startIndex
-    let end = source.endIndex
+/// the start; `pendingSpace` carries a run across text nodes. Runs of bytes that cannot start a
+/// space are copied whole (byte-by-byte appends were ~2.5% of an extraction's instructions).
+private func appendCollapsed(_ source: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8], pendingSpace: inout Bool) {
+    var index = 0
+    let end = source.count
     while index < end {
+        var runEnd = index
+        while runEnd < end, !mayStartSpace(source[runEnd]) { runEnd += 1 }
+        if runEnd > index {
+            if pendingSpace { bytes.append(0x20); pendingSpace = false }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[index..<runEnd]))
+            index = runEnd
+            continue
+        }
         let byte = source[index]
         var width = 1
         var isSpace = false
         if byte < 0x80 {
-            isSpace = byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+            isSpace = true  // only ASCII whitespace stops a run
         } else if byte >= 0xF0 {
             width = 4
         } else if byte >= 0xE0 {
@@ -220,8 +228,14 @@ where Bytes.Index == Int {
             if !bytes.isEmpty { pendingSpace = true }
         } else {
             if pendingSpace { bytes.append(0x20); pendingSpace = false }
-            for offset in 0..<width { bytes.append(source[index + offset]) }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[index..<(index + width)]))
         }
         index += width
     }
+}
+
+/// ASCII whitespace, or the lead byte of NBSP (C2), U+1680 (E1), U+2000-205F (E2), U+3000 (E3) or
+/// U+FEFF (EF): the only bytes where JavaScript whitespace can begin.
+private func mayStartSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) || byte == 0xC2 || byte == 0xE1 || byte == 0xE2 || byte == 0xE3 || byte == 0xEF
 }

@@ -55,6 +55,31 @@ struct OutputSafetyTests {
         let article = try #require(try extract(page(body: "<div>\(fillerParagraphs(40))</div>"), options: .init(maxTextLength: 1_000)))
         #expect(article.text.count <= 1_000)
     }
+
+    /// The cap counts Characters: paragraphs are kept while fewer than `maxTextLength` have been
+    /// kept, then the text is cut to it. Text where bytes, scalars and Characters all differ
+    /// (accents, CJK, emoji, combining marks) keeps exactly what that rule keeps, for limits on
+    /// both sides of where the byte count and the Character count cross.
+    @Test func theCapCountsCharactersNotBytes() throws {
+        let pieces = ["caf\u{E9} ", "\u{4E2D}\u{6587} ", "\u{1F600} ", "e\u{301}t\u{E9} ", "plain words, ", "na\u{EF}ve "]
+        let paragraphs = (0..<30).map { index in
+            (0..<(12 + index % 7)).map { pieces[($0 + index) % pieces.count] }.joined() + "end of paragraph \(index)."
+        }
+        let body = "<div>" + paragraphs.map { "<p>\($0)</p>" }.joined() + "</div>"
+        for limit in [300, 700, 1_000, 1_200, 1_500, 2_000, 2_600, 5_000] {
+            var kept: [String] = []
+            var length = 0
+            for paragraph in paragraphs where length < limit {
+                kept.append(paragraph)
+                length += paragraph.count + 2
+            }
+            let expected = String(kept.joined(separator: "\n\n").prefix(limit))
+            let article = try #require(try extract(page(body: body), options: .init(maxTextLength: limit)))
+            let same = zip(article.text, expected).prefix { $0 == $1 }.count
+            #expect(article.text == expected,
+                    "limit \(limit): \(article.text.count) vs \(expected.count) characters, first difference at \(same): \(article.text.dropFirst(same).prefix(40).debugDescription) vs \(expected.dropFirst(same).prefix(40).debugDescription)")
+        }
+    }
 }
 
 struct PathologicalTests {

@@ -55,3 +55,40 @@ import Testing
         }
     }
 }
+
+/// `innerText` copies runs of bytes that cannot begin a space in one go; it must still give the
+/// plain definition: JavaScript-whitespace runs collapsed to one space, none at either end, across
+/// text-node boundaries. The pieces put every lead byte that can begin a space (C2, E1, E2, E3, EF)
+/// in front of both spaces and non-spaces.
+@Suite struct InnerTextTests {
+    static func reference(_ texts: [String]) -> String {
+        var scalars = String.UnicodeScalarView()
+        var pendingSpace = false
+        for text in texts {
+            for scalar in text.unicodeScalars {
+                if TextMeter.isJSWhitespace(scalar.value) {
+                    if !scalars.isEmpty { pendingSpace = true }
+                    continue
+                }
+                if pendingSpace { scalars.append(" "); pendingSpace = false }
+                scalars.append(scalar)
+            }
+        }
+        return String(scalars)
+    }
+
+    @Test func randomTextsAgreeWithTheDefinition() {
+        let pieces = ["word", " ", "  ", "\n\t", "\u{A0}", "\u{A9}", "\u{1680}", "\u{1E9E}", "\u{2003}", "\u{2014}", "\u{20AC}",
+                      "\u{2028}", "\u{202F}", "\u{205F}", "\u{3000}", "\u{3042}", "\u{FEFF}", "\u{FF0C}", "é", "😀", ",", "x"]
+        var generator = SystemRandomNumberGenerator()  // a failure prints its case
+        for _ in 0..<3_000 {
+            let texts = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                (0..<Int.random(in: 0...10, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            }
+            let arena = DOMArena()
+            let element = arena.element("p")
+            for text in texts { element.appendChild(arena.make(.text, text: text)) }
+            #expect(element.innerText == Self.reference(texts), "\(texts)")
+        }
+    }
+}
