@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
         .testTarget(name: "HTMLDocumentTests", dependencies: ["HTMLDocument"]),
         .testTarget(name: "OpenGraphTests", dependencies: ["OpenGraph", "HTMLDocument"]),
-        .testTarget(name: "ReadabilityTests", dependencies: ["Readability", "HTMLDocument"], exclude: ["Fixtures"]),
+        .testTarget(name: "ReadabilityTests", dependencies: ["Readability", "HTMLDocument", "PulseModel"], exclude: ["Fixtures"]),
         .testTarget(name: "IngestionTests", dependencies: ["Ingestion", "FeedParser"]),
         .testTarget(name: "LanguageTaggerTests", dependencies: ["LanguageTagger", "CCLD2"], exclude: ["Fixtures"]),
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),

@@ -86,6 +86,16 @@ public enum TextScan {
         return String(String.UnicodeScalarView(scalars[first...last]))
     }
 
+    /// The same for a String, cut from its own storage: rebuilding the kept part scalar by scalar
+    /// was most of the cost on titles and headings.
+    public static func trimmingWhitespace(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isWhitespace($0) }) else { return "" }
+        let end = scalars.index(after: scalars.lastIndex(where: { !isWhitespace($0) })!)
+        if first == scalars.startIndex, end == scalars.endIndex { return text }
+        return String(scalars[first..<end])
+    }
+
     /// Foundation's `.whitespacesAndNewlines`: tab to carriage return, space, NEL, NBSP, U+1680,
     /// U+2000-200B, the line and paragraph separators, U+202F, U+205F and U+3000.
     @inlinable

@@ -6,14 +6,29 @@ import OpenGraph
 extension Extractor {
     // On Unicode scalars, as Readability.js works on code units: Character-by-Character (grapheme
     // breaking, Unicode property lookups) was ~3% of an extraction's CPU on these few lines.
-    static let titleSeparators: Set<Unicode.Scalar> = ["|", "-", "\\", "/", ">", "»"]
-    static let hierarchicalSeparators: Set<Unicode.Scalar> = ["\\", "/", ">", "»"]
+    /// `[\|\-\\\/>»]`, the title separators.
+    static func isTitleSeparator(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x7C, 0x2D, 0x5C, 0x2F, 0x3E, 0xBB: true
+        default: false
+        }
+    }
+
+    /// `[\\\/>»]`, the separators of a "Site » Section » Story" path.
+    static func isHierarchicalSeparator(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x5C, 0x2F, 0x3E, 0xBB: true
+        default: false
+        }
+    }
 
     /// `str.split(/\s+/).length`, including the empty pieces JavaScript keeps at the ends.
-    static func wordCount<S: StringProtocol>(_ text: S) -> Int {
+    static func wordCount<S: StringProtocol>(_ text: S) -> Int { wordCount(scalars: text.unicodeScalars) }
+
+    static func wordCount(scalars: some Sequence<Unicode.Scalar>) -> Int {
         var count = 1
         var inSpace = false
-        for scalar in text.unicodeScalars {
+        for scalar in scalars {
             if scalar.isJSWhitespace {
                 if !inSpace { count += 1; inSpace = true }
             } else {
@@ -23,17 +38,22 @@ extension Extractor {
         return count
     }
 
-    /// Whether `text` has " X " with X in `separators`.
-    static func hasSpacedSeparator(_ scalars: [Unicode.Scalar], _ separators: Set<Unicode.Scalar>) -> Bool {
+    /// Whether `text` has " X " with X a separator.
+    static func hasSpacedSeparator(_ scalars: [Unicode.Scalar], _ isSeparator: (Unicode.Scalar) -> Bool) -> Bool {
         guard scalars.count >= 3 else { return false }
-        for index in 1..<(scalars.count - 1) where separators.contains(scalars[index]) {
+        for index in 1..<(scalars.count - 1) where isSeparator(scalars[index]) {
             if scalars[index - 1] == " " && scalars[index + 1] == " " { return true }
         }
         return false
     }
 
-    static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
-        String(String.UnicodeScalarView(scalars))
+    /// `split(separator: " ").joined(separator: " ")`: runs of U+0020 made one, none at the ends.
+    /// ASCII text is split on its bytes (no Character can join a space with its neighbour there).
+    static func collapsingSpaces(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return text.utf8.split(separator: 0x20).map { Substring($0) }.joined(separator: " ")
+        }
+        return text.split(separator: " ").joined(separator: " ")
     }
 
     var documentTitle: String {
@@ -50,19 +70,23 @@ extension Extractor {
         let origTitle = documentTitle
         var curTitle = origTitle
         var hadHierarchicalSeparators = false
-        let characters = Array(origTitle.unicodeScalars)
+        // Positions are worked out on an array of scalars; pieces are cut from the title's own
+        // storage (rebuilding them scalar by scalar cost more than the rest of this function).
+        let scalars = origTitle.unicodeScalars
+        let characters = Array(scalars)
+        let positions = Array(scalars.indices) + [scalars.endIndex]
+        func piece(_ range: Range<Int>) -> String { String(scalars[positions[range.lowerBound]..<positions[range.upperBound]]) }
 
-        if Self.hasSpacedSeparator(characters, Self.titleSeparators) {
-            hadHierarchicalSeparators = Self.hasSpacedSeparator(characters, Self.hierarchicalSeparators)
+        if Self.hasSpacedSeparator(characters, Self.isTitleSeparator) {
+            hadHierarchicalSeparators = Self.hasSpacedSeparator(characters, Self.isHierarchicalSeparator)
             // origTitle.replace(/(.*)[\|\-\\\/>»] .*/gi, "$1"): cut at the last "separator + space".
             if let cut = (0..<max(characters.count - 1, 0)).last(where: {
-                Self.titleSeparators.contains(characters[$0]) && characters[$0 + 1] == " "
+                Self.isTitleSeparator(characters[$0]) && characters[$0 + 1] == " "
             }) {
-                curTitle = Self.string(characters[..<cut])
+                curTitle = piece(0..<cut)
             }
-            if Self.wordCount(curTitle) < 3,
-               let first = characters.firstIndex(where: { Self.titleSeparators.contains($0) }) {
-                curTitle = Self.string(characters[(first + 1)...])
+            if Self.wordCount(curTitle) < 3, let first = characters.firstIndex(where: Self.isTitleSeparator) {
+                curTitle = piece((first + 1)..<characters.count)
             }
         } else if TextScan.contains(curTitle, ": ") {
             let trimmed = TextScan.trimmingWhitespace(curTitle)
@@ -70,10 +94,10 @@ extension Extractor {
                 TextScan.trimmingWhitespace($0.textContent) == trimmed
             }
             if !match, let lastColon = characters.lastIndex(of: ":"), let firstColon = characters.firstIndex(of: ":") {
-                curTitle = Self.string(characters[(lastColon + 1)...])
+                curTitle = piece((lastColon + 1)..<characters.count)
                 if Self.wordCount(curTitle) < 3 {
-                    curTitle = Self.string(characters[(firstColon + 1)...])
-                } else if Self.wordCount(Self.string(characters[..<firstColon])) > 5 {
+                    curTitle = piece((firstColon + 1)..<characters.count)
+                } else if Self.wordCount(scalars: characters[..<firstColon]) > 5 {
                     curTitle = origTitle
                 }
             }
@@ -82,11 +106,10 @@ extension Extractor {
             if headings.count == 1 { curTitle = headings[0].innerText }
         }
 
-        curTitle = TextScan.trimmingWhitespace(curTitle)
-            .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        curTitle = Self.collapsingSpaces(TextScan.trimmingWhitespace(curTitle))
         let curWords = Self.wordCount(curTitle)
-        let strippedOriginal = String(String.UnicodeScalarView(origTitle.unicodeScalars.filter { !Self.titleSeparators.contains($0) }))
-        if curWords <= 4 && (!hadHierarchicalSeparators || curWords != Self.wordCount(strippedOriginal) - 1) {
+        if curWords <= 4 && (!hadHierarchicalSeparators
+            || curWords != Self.wordCount(scalars: characters.lazy.filter { !Self.isTitleSeparator($0) }) - 1) {
             curTitle = origTitle
         }
         return curTitle

@@ -50,6 +50,18 @@ import Testing
         }
     }
 
+    /// A String is trimmed by slicing its storage, a Substring by the generic scalar rebuild: the
+    /// same scalars either way (compared scalar by scalar, not by canonical equivalence).
+    @Test func trimmingAStringMatchesTrimmingItsSubstring() {
+        var generator = SplitMix(seed: 31)
+        for _ in 0..<5_000 {
+            let text = Self.randomText(&generator)
+            let viaString = TextScan.trimmingWhitespace(text)
+            let viaSubstring = TextScan.trimmingWhitespace(text[...])
+            #expect(Array(viaString.unicodeScalars) == Array(viaSubstring.unicodeScalars), "\(text.debugDescription)")
+        }
+    }
+
     /// The scalars whose lower case is longer in UTF-8 (U+0130 grows by a byte, U+023A too), packed
     /// as densely as possible, alone and between separators: the output never outgrows its buffer.
     @Test func textKeyAtItsWorstGrowth() {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import HTMLDocument
+import PulseModel
 @testable import Readability
 
 /// Small pages that each isolate one Readability.js step.
@@ -184,5 +185,69 @@ struct TitleTests {
     @Test func excerptFallsBackToFirstParagraph() throws {
         let article = try #require(try extract(page(body: "<div>\(fillerParagraphs())</div>")))
         #expect(article.excerpt == filler[0])
+    }
+}
+
+/// `_getArticleTitle` cuts its pieces from the title's storage and tests separators with a switch;
+/// the previous code (kept below as the reference) rebuilt every piece scalar by scalar from sets.
+/// Random titles with every separator, colons, accents, combining marks, CJK and emoji, with and
+/// without a matching or single `<h1>`, must get the same title from both.
+struct TitleRuleEquivalenceTests {
+    static let titleSeparators: Set<Unicode.Scalar> = ["|", "-", "\\", "/", ">", "»"]
+    static let hierarchicalSeparators: Set<Unicode.Scalar> = ["\\", "/", ">", "»"]
+
+    static func reference(_ origTitle: String, headingTexts: [String], h1Texts: [String]) -> String {
+        func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String { String(String.UnicodeScalarView(scalars)) }
+        func spaced(_ scalars: [Unicode.Scalar], _ set: Set<Unicode.Scalar>) -> Bool {
+            guard scalars.count >= 3 else { return false }
+            return (1..<(scalars.count - 1)).contains { set.contains(scalars[$0]) && scalars[$0 - 1] == " " && scalars[$0 + 1] == " " }
+        }
+        var curTitle = origTitle
+        var hadHierarchicalSeparators = false
+        let characters = Array(origTitle.unicodeScalars)
+        if spaced(characters, titleSeparators) {
+            hadHierarchicalSeparators = spaced(characters, hierarchicalSeparators)
+            if let cut = (0..<max(characters.count - 1, 0)).last(where: { titleSeparators.contains(characters[$0]) && characters[$0 + 1] == " " }) {
+                curTitle = string(characters[..<cut])
+            }
+            if Extractor.wordCount(curTitle) < 3, let first = characters.firstIndex(where: { titleSeparators.contains($0) }) {
+                curTitle = string(characters[(first + 1)...])
+            }
+        } else if curTitle.contains(": ") {
+            let trimmed = TextScan.trimmingWhitespace(curTitle[...])
+            let match = headingTexts.contains { TextScan.trimmingWhitespace($0[...]) == trimmed }
+            if !match, let lastColon = characters.lastIndex(of: ":"), let firstColon = characters.firstIndex(of: ":") {
+                curTitle = string(characters[(lastColon + 1)...])
+                if Extractor.wordCount(curTitle) < 3 {
+                    curTitle = string(characters[(firstColon + 1)...])
+                } else if Extractor.wordCount(string(characters[..<firstColon])) > 5 {
+                    curTitle = origTitle
+                }
+            }
+        } else if curTitle.utf16.count > 150 || curTitle.utf16.count < 15 {
+            if h1Texts.count == 1 { curTitle = h1Texts[0] }
+        }
+        curTitle = TextScan.trimmingWhitespace(curTitle[...]).split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        let curWords = Extractor.wordCount(curTitle)
+        let strippedOriginal = String(String.UnicodeScalarView(origTitle.unicodeScalars.filter { !titleSeparators.contains($0) }))
+        if curWords <= 4 && (!hadHierarchicalSeparators || curWords != Extractor.wordCount(strippedOriginal) - 1) {
+            curTitle = origTitle
+        }
+        return curTitle
+    }
+
+    @Test func randomTitlesMatchTheReference() throws {
+        let pieces = ["Council", "budget", "vote", "|", "-", "»", "/", "\\", ">", "News:", "Live:", "a", "b", "café", "e\u{301}te",
+                      "中文", "😀", "Site", "x-y", "a/b", "—", "Analysis:", "long-running", "story"]
+        var generator = SystemRandomNumberGenerator()  // a failure prints its case
+        for _ in 0..<400 {
+            let title = (0..<Int.random(in: 1...14, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+                .joined(separator: " ")
+            let h1Count = Int.random(in: 0...2, using: &generator)
+            let h1s = (0..<h1Count).map { index in index == 0 && Bool.random(using: &generator) ? title : "Heading \(index) of the page" }
+            let body = h1s.map { "<h1>\($0)</h1>" }.joined() + "<div>\(fillerParagraphs())</div>"
+            let article = try #require(try extract(page(title: title, body: body)))
+            #expect(article.title == Self.reference(title, headingTexts: h1s, h1Texts: h1s), "\(title.debugDescription) h1s \(h1s)")
+        }
     }
 }
