@@ -1,5 +1,5 @@
 import Testing
-import CanonicalURL
+@testable import CanonicalURL
 
 // RFC 3986 §5.4 examples, base "http://a/b/c/d;p?q". "g:h" is omitted here (non-http result,
 // tested below as nil).
@@ -67,5 +67,29 @@ import CanonicalURL
         #expect(URLReference.resolve("g", against: "not absolute") == nil)
         #expect(URLReference.hasScheme("HTTPS://x") && !URLReference.hasScheme("/a:b") && !URLReference.hasScheme("1a:b"))
         #expect(URLReference.split("HTTP://h:1/p?q#f") == URLReference.Parts(scheme: "http", authority: "h:1", path: "/p", query: "q", fragment: "f"))
+    }
+}
+
+/// ASCII references are split on their bytes; the Character-by-Character split (used for all
+/// other text) is the reference. Random references from the delimiters, scheme characters,
+/// dot segments, CR LF and the empty pieces that make the Appendix B cases.
+struct ASCIISplitEquivalenceTests {
+    static func starts(_ parts: URIComponents) -> [String.Index?] {
+        let pieces: [Substring?] = [parts.scheme, parts.authority, parts.path, parts.query, parts.fragment]
+        return pieces.map { $0?.startIndex }
+    }
+
+    @Test func randomASCIIReferencesSplitAlike() {
+        let pieces = ["http", "HTTPS", "a+b.c-d", "1x", ":", "//", "/", "?", "#", "@", "host", "example.com", ":8080", "..", ".",
+                      "a", "%2F", " ", "\r\n", "\t", "", "x:y", "?q=1&r=2", "#frag", "mailto", "-", "+"]
+        var generator = SystemRandomNumberGenerator()  // a failure prints its case
+        for _ in 0..<20_000 {
+            let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let fast = URIComponents(ascii: text[...])
+            let general = URIComponents(characters: text[...])
+            #expect(fast == general, "\(text.debugDescription)")
+            // Equal substrings could still cover different ranges: compare where each piece lies too.
+            #expect(Self.starts(fast) == Self.starts(general), "\(text.debugDescription)")
+        }
     }
 }
