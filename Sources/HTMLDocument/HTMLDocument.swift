@@ -15,6 +15,11 @@ public struct HTMLDocument: Sendable {
     public struct Attribute: Sendable, Equatable {
         public let name: String
         public let value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     public struct Node: Sendable {

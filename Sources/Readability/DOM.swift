@@ -11,10 +11,9 @@ import HTMLDocument
 final class DNode {
     enum Kind { case element, text, comment, document }
 
-    struct Attribute {
-        var name: String
-        var value: String
-    }
+    /// The parsed document's own attribute type, so building the tree shares each element's
+    /// attribute array instead of copying it (the copies were ~1% of an extraction).
+    typealias Attribute = HTMLDocument.Attribute
 
     var kind: Kind
     /// Lower-case tag name for elements.
@@ -60,7 +59,7 @@ final class DNode {
 
     func setAttribute(_ name: String, _ value: String) {
         if let index = attributes.firstIndex(where: { $0.name == name }) {
-            attributes[index].value = value
+            attributes[index] = Attribute(name: name, value: value)
         } else {
             attributes.append(Attribute(name: name, value: value))
         }
@@ -284,7 +283,7 @@ final class DOMArena {
             switch source.kind {
             case .element:
                 node = make(.element, tag: source.tag,
-                            attributes: source.attributes.map { DNode.Attribute(name: $0.name, value: $0.value) })
+                            attributes: source.attributes)
             case .text:
                 node = make(.text, text: source.text)
             case .comment, .document:
