@@ -6,7 +6,7 @@ import Darwin
 import HTMLDocument
 
 /// The mutable tree Readability works on, shaped like the DOM subset Readability.js uses.
-/// All links are `unowned(unsafe)`: the `DOMArena` owns every node, so releasing a
+/// All links are unretained (`Unmanaged`): the `DOMArena` owns every node, so releasing a
 /// 200 000-node chain never recurses through deinit, and traversal costs no refcounting.
 final class DNode {
     enum Kind { case element, text, comment, document }
@@ -21,11 +21,35 @@ final class DNode {
     var attributes: [Attribute]
     /// Never edited in place, so what is measured of it (`textSummary`) stays valid.
     let text: String
-    unowned(unsafe) var parent: DNode?
-    unowned(unsafe) var firstChild: DNode?
-    unowned(unsafe) var lastChild: DNode?
-    unowned(unsafe) var next: DNode?
-    unowned(unsafe) var prev: DNode?
+    // The links, unretained. Read-only walks step through them as `Unmanaged` values (see `step`):
+    // every strong reference taken per step was a retain and a release, the largest single cost
+    // of the extraction's many walks.
+    var parentLink: Unmanaged<DNode>?
+    var firstChildLink: Unmanaged<DNode>?
+    var lastChildLink: Unmanaged<DNode>?
+    var nextLink: Unmanaged<DNode>?
+    var prevLink: Unmanaged<DNode>?
+
+    var parent: DNode? {
+        get { parentLink?.takeUnretainedValue() }
+        set { parentLink = newValue.map(Unmanaged.passUnretained) }
+    }
+    var firstChild: DNode? {
+        get { firstChildLink?.takeUnretainedValue() }
+        set { firstChildLink = newValue.map(Unmanaged.passUnretained) }
+    }
+    var lastChild: DNode? {
+        get { lastChildLink?.takeUnretainedValue() }
+        set { lastChildLink = newValue.map(Unmanaged.passUnretained) }
+    }
+    var next: DNode? {
+        get { nextLink?.takeUnretainedValue() }
+        set { nextLink = newValue.map(Unmanaged.passUnretained) }
+    }
+    var prev: DNode? {
+        get { prevLink?.takeUnretainedValue() }
+        set { prevLink = newValue.map(Unmanaged.passUnretained) }
+    }
     /// Readability.js's `node.readability.contentScore`; nil means "not initialised".
     var score: Double?
     /// `_readabilityDataTable`.
@@ -150,27 +174,43 @@ final class DNode {
 
     /// Next node in document order inside `root` (all kinds), without recursion.
     func following(within root: DNode, skipChildren: Bool = false) -> DNode? {
-        meter.visits &+= 1
-        if !skipChildren, let firstChild { return firstChild }
-        // The arena keeps every node alive: climbing needs no references of its own (a retain
-        // and release per step was the largest part of the walks' cost).
-        unowned(unsafe) var node = self
-        while node !== root {
-            if let next = node.next { return next }
-            guard let parent = node.parent else { return nil }
-            node = parent
+        Self.step(from: .passUnretained(self), within: .passUnretained(root), skipChildren: skipChildren)?.takeUnretainedValue()
+    }
+
+    /// `following(within:)` without taking a reference: the arena keeps every node alive.
+    static func step(from node: Unmanaged<DNode>, within root: Unmanaged<DNode>, skipChildren: Bool = false) -> Unmanaged<DNode>? {
+        node._withUnsafeGuaranteedRef { start in
+            start.meter.visits &+= 1
+            if !skipChildren, let firstChild = start.firstChildLink { return firstChild }
+            var current = node
+            while current.toOpaque() != root.toOpaque() {
+                let (next, parent) = current._withUnsafeGuaranteedRef { ($0.nextLink, $0.parentLink) }
+                if let next { return next }
+                guard let parent else { return nil }
+                current = parent
+            }
+            return nil
         }
-        return nil
+    }
+
+    /// Calls `body` with each node after this one inside it, in document order, until it returns
+    /// false. Nothing is retained; `body` must not remove nodes (use `elements` for that).
+    func forEachDescendant(_ body: (DNode) -> Bool) {
+        let root = Unmanaged.passUnretained(self)
+        var cursor = Self.step(from: root, within: root)
+        while let current = cursor {
+            guard current._withUnsafeGuaranteedRef(body) else { return }
+            cursor = Self.step(from: current, within: root)
+        }
     }
 
     /// All descendant elements with one of `tags`, in document order (a static list).
     /// Tags are few, so an array scan with inline small-string equality beats hashing.
     func elements(_ tags: [String]) -> [DNode] {
         var result: [DNode] = []
-        unowned(unsafe) var node = following(within: self)
-        while let current = node {
-            if current.kind == .element, tags.contains(current.tag) { result.append(current) }
-            node = current.following(within: self)
+        forEachDescendant { node in
+            if node.kind == .element, tags.contains(node.tag) { result.append(node) }
+            return true
         }
         return result
     }
@@ -179,41 +219,39 @@ final class DNode {
 
     /// The first descendant element named `tag`, in document order; the walk stops there.
     func firstElement(_ tag: String) -> DNode? {
-        var node = following(within: self)
-        while let current = node {
-            if current.kind == .element, current.tag == tag { return current }
-            node = current.following(within: self)
+        var found: DNode?
+        forEachDescendant { node in
+            if node.kind == .element, node.tag == tag { found = node; return false }
+            return true
         }
-        return nil
+        return found
     }
 
     func countElements(_ tag: String) -> Int {
         var count = 0
-        var node = following(within: self)
-        while let current = node {
-            if current.isElement, current.tag == tag { count += 1 }
-            node = current.following(within: self)
+        forEachDescendant { node in
+            if node.kind == .element, node.tag == tag { count += 1 }
+            return true
         }
         return count
     }
 
     func hasDescendant(where predicate: (DNode) -> Bool) -> Bool {
-        var node = following(within: self)
-        while let current = node {
-            if predicate(current) { return true }
-            node = current.following(within: self)
+        var found = false
+        forEachDescendant { node in
+            found = predicate(node)
+            return !found
         }
-        return false
+        return found
     }
 
     /// DOM `textContent`.
     var textContent: String {
         if kind == .text { return text }
         var result = ""
-        var node = following(within: self)
-        while let current = node {
-            if current.kind == .text { result += current.text }
-            node = current.following(within: self)
+        forEachDescendant { node in
+            if node.kind == .text { result += node.text }
+            return true
         }
         return result
     }

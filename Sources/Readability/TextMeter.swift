@@ -107,10 +107,9 @@ struct TextMeter {
             node.cacheEpoch = node.meter.epoch
         }
         if node.kind == .text { meter.add(node.measuredText); return meter }
-        var current = node.following(within: node)
-        while let visiting = current {
+        node.forEachDescendant { visiting in
             if visiting.kind == .text { meter.add(visiting.measuredText) }
-            current = visiting.following(within: node)
+            return true
         }
         return meter
     }
@@ -145,10 +144,9 @@ extension DNode {
         if kind == .text {
             append(text)
         } else {
-            var node = following(within: self)
-            while let current = node {
-                if current.kind == .text { append(current.text) }
-                node = current.following(within: self)
+            forEachDescendant { node in
+                if node.kind == .text { append(node.text) }
+                return true
             }
         }
         return String(decoding: bytes, as: UTF8.self)
