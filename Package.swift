@@ -51,7 +51,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // RSS/Atom with libxml2's streaming reader: formats, extensions, encodings, hostile-input guards.
-        .target(name: "FeedParser", dependencies: ["CLibXML2", "CLibXML2Functions", "CanonicalURL", "WebText"],
+        .target(name: "FeedParser", dependencies: ["CLibXML2", "CLibXML2Functions", "CanonicalURL", "WebText", "PulseModel"],
                 swiftSettings: [.unsafeFlags(["-Xcc"] + libxml2Headers)]),
         // The one table of HTML named entities and the charset evidence shared by feeds and pages.
         .target(name: "WebText", dependencies: ["CLibXML2", "CLibXML2Functions"],

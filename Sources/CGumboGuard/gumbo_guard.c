@@ -47,7 +47,7 @@ struct PulseGumboGuard {
     /* Bytes taken from malloc (chunks whole, large blocks): what the cap bounds, so fragmentation
        across size classes can never carry the parse past it. */
     size_t committed, peak, max_bytes, calls;
-    double cpu_start, max_cpu;
+    double cpu_start, wall_start, max_cpu;
     int status;
     int parsing;
     jmp_buf escape;
@@ -56,10 +56,18 @@ struct PulseGumboGuard {
 _Static_assert(sizeof(Small) == ALIGNMENT && sizeof(Large) % ALIGNMENT == 0 && sizeof(Chunk) == ALIGNMENT,
                "headers keep payloads 16-byte aligned");
 
-static double thread_cpu(void) {
+static double clock_seconds(clockid_t id) {
     struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* This thread's CPU clock is a system call; the monotonic clock is not (vDSO). CPU time can not
+   exceed the wall time that passed, so the CPU clock is read only once the budget could be spent
+   (as PulseModel's CPUBudget does for feeds and Readability). */
+static int over_cpu_budget(const PulseGumboGuard *g) {
+    if (clock_seconds(CLOCK_MONOTONIC) - g->wall_start <= g->max_cpu) return 0;
+    return clock_seconds(CLOCK_THREAD_CPUTIME_ID) - g->cpu_start > g->max_cpu;
 }
 
 /* Refuses growth past the cap: inside a parse by leaving it, outside (destroy) cannot happen. */
@@ -120,8 +128,8 @@ static void *allocate_small(PulseGumboGuard *g, size_t rounded) {
 
 static void *guarded_alloc(void *userdata, size_t size) {
     PulseGumboGuard *g = userdata;
-    /* The CPU clock is a system call: read it every 256 allocations (gumbo allocates per token). */
-    if (g->parsing && (++g->calls & 255) == 0 && thread_cpu() - g->cpu_start > g->max_cpu) {
+    /* Checked every 256 allocations (gumbo allocates per token). */
+    if (g->parsing && (++g->calls & 255) == 0 && over_cpu_budget(g)) {
         g->status = PULSE_GUMBO_CPU;
         longjmp(g->escape, 1);
     }
@@ -166,7 +174,8 @@ PulseGumboGuard *pulse_gumbo_parse(const char *buffer, size_t length, size_t max
     g->next_chunk = FIRST_CHUNK;
     g->max_bytes = max_bytes;
     g->max_cpu = max_cpu_seconds;
-    g->cpu_start = thread_cpu();
+    g->cpu_start = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
+    g->wall_start = clock_seconds(CLOCK_MONOTONIC);
     if (setjmp(g->escape) != 0) {
         /* Abandoned inside gumbo: its state is garbage, but every block it had is in our chunks. */
         *status = g->status;

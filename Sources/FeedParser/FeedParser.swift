@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+internal import PulseModel
 internal import CLibXML2
 
 /// Entry point: bytes of one feed document -> FeedDocument.

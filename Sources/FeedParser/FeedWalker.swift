@@ -1,4 +1,5 @@
 internal import CLibXML2
+internal import PulseModel
 internal import CanonicalURL
 internal import WebText
 

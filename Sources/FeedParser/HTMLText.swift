@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 internal import CLibXML2
+internal import PulseModel
 
 /// HTML fragment -> plain text with libxml2's HTML parser (recovering, errors silenced; the HTML
 /// parser never loads external resources). Block elements become paragraph breaks, `<br>`/`<li>`

@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import HTMLDocument
+import PulseModel
 
 /// The mutable tree Readability works on, shaped like the DOM subset Readability.js uses.
 /// All links are unretained (`Unmanaged`): the `DOMArena` owns every node, so releasing a
@@ -260,35 +256,27 @@ final class DNode {
 /// Readability.js is superlinear on deep trees (text density sums over nested matches), so
 /// every traversal step is counted and the extraction gives up past a budget instead of
 /// spinning on hostile markup.
-/// The same checks also hold the extraction to a CPU budget (this thread's clock, read every
-/// 1024 checks), so a page that passed the parse limits still costs at most about a second.
+/// The same checks also hold the extraction to a CPU budget (read every 1024 checks), so a page
+/// that passed the parse limits still costs at most about a second.
 final class VisitMeter {
     var visits = 0
     /// Bumped on every tree mutation; invalidates cached text measurements.
     var epoch = 0
     let limit: Int
-    let cpuLimit: Double
-    private let cpuStart: Double
+    private let budget: CPUBudget
     private var checks = 0
     private(set) var overCPUBudget = false
 
     init(limit: Int, cpuSeconds: Double = 1.0) {
         self.limit = limit
-        cpuLimit = cpuSeconds
-        cpuStart = Self.threadCPU()
+        budget = CPUBudget(seconds: cpuSeconds)
     }
 
     var exhausted: Bool {
         if visits > limit || overCPUBudget { return true }
         checks &+= 1
-        if checks & 1023 == 0, Self.threadCPU() - cpuStart > cpuLimit { overCPUBudget = true }
+        if checks & 1023 == 0, budget.exceeded() { overCPUBudget = true }
         return overCPUBudget
-    }
-
-    static func threadCPU() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }
 
