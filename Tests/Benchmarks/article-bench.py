@@ -63,6 +63,7 @@ def main():
     ap.add_argument("--python", required=True, help="the venv's python with trafilatura and readability-lxml")
     ap.add_argument("--pages", action="append", required=True, help="folder of NAME.html + NAME.expected.txt")
     ap.add_argument("--work", required=True)
+    ap.add_argument("--scratch", help="folder the timed runs write their outputs into (default: --work)")
     ap.add_argument("--copies", type=int, default=20)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--gumbo", help="gumbo-parse: gumbo's own parse of the same pages, the floor")
@@ -127,7 +128,7 @@ def main():
     samples = {t: [] for t in speed_tools}
     for r in range(args.runs):
         for t in speed_tools:
-            out = tempfile.mkdtemp(dir=args.work)
+            out = tempfile.mkdtemp(dir=args.scratch or args.work)
             argv = [args.gumbo] + files if t == "gumbo parse only" else tool_argv(t, args, out, files)
             wall, cpu, rss, code, err, user = run(argv)
             shutil.rmtree(out)
