@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(name: "ObservabilityTests", dependencies: [
             "Observability", .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "FeedParserTests", dependencies: ["FeedParser"], exclude: ["Fixtures"]),
+        .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "PulseModel"], exclude: ["Fixtures"]),
         .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig"]),
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
         .testTarget(name: "WebTextTests", dependencies: ["WebText"]),

@@ -117,12 +117,17 @@ public enum FeedParser {
         }
 
         func strict(_ utf8: UnsafeBufferPointer<UInt8>) throws(FeedParseError) -> Strict {
-            let log = ErrorLog()
+            let log = ErrorLog(budget: budget)
             guard let reader = XMLSource.streamingReader(utf8, url: url, log: log) else { throw FeedParseError.empty }
             defer { xmlFreeTextReader(reader) }
             var walker = FeedWalker(reader: reader, options: options, baseURL: url, hasXMLBase: hasXMLBase,
                                     budget: budget, log: log)
-            try walker.run()
+            do throws(FeedParseError) {
+                try walker.run()
+            } catch {
+                throw log.stoppedOverBudget ? .cpuBudgetExceeded : error
+            }
+            if log.stoppedOverBudget { throw .cpuBudgetExceeded }
             let doc = FeedParser.document(walker, recovered: false)
             return Strict(document: doc, lostEntities: log.undeclaredEntity,
                           sane: !doc.items.isEmpty || (walker.itemCount == 0 && doc.title != nil))
@@ -130,7 +135,7 @@ public enum FeedParser {
 
         /// libxml2's recovery parser over (already repaired) bytes; nil when the result is not sane.
         func recovered(_ repaired: UnsafeBufferPointer<UInt8>) throws(FeedParseError) -> FeedDocument? {
-            let log = ErrorLog()
+            let log = ErrorLog(budget: budget)
             guard let docPtr = try XMLSource.recoveredDocument(repaired, url: url, log: log, budget: budget) else { return nil }
             defer { xmlFreeDoc(docPtr) }
             guard let reader = xmlReaderWalker(docPtr) else { return nil }

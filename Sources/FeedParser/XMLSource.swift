@@ -77,16 +77,31 @@ enum XMLSource {
     }
 }
 
-/// Collects libxml2's structured errors for one parse.
+/// Collects libxml2's structured errors for one parse, and stops the parse once its CPU budget is
+/// spent. The budget is otherwise checked between libxml2 calls, but one call can be quadratic in
+/// its errors: libxml2 2.9 copies the whole comment read so far into every "Double hyphen within
+/// comment" error, so a 1 MB comment of `<!--<!--...` cost 6 s of CPU in one xmlParseChunk.
+/// Stopping the parser (xmlStopParser) makes libxml2 drop further errors and leave the loop.
 final class ErrorLog {
     var firstFatal: (line: Int, message: String)?
     var fatalCount = 0
     /// An undeclared entity was met (e.g. `&eacute;` under an external DTD that was not loaded):
     /// the strict parse lost text, so the recovery pass (with EntityRepair) should run.
     var undeclaredEntity = false
+    let budget: CPUBudget?
+    /// The parse was stopped from the error handler because the budget was spent.
+    private(set) var stoppedOverBudget = false
+
+    init(budget: CPUBudget? = nil) {
+        self.budget = budget
+    }
 
     func record(_ error: xmlErrorPtr) {
         let e = error.pointee
+        if !stoppedOverBudget, let budget, budget.exceeded(), let parser = e.ctxt {
+            stoppedOverBudget = true
+            xmlStopParser(parser.assumingMemoryBound(to: xmlParserCtxt.self))
+        }
         if e.code == XML_ERR_UNDECLARED_ENTITY.rawValue || e.code == XML_WAR_UNDECLARED_ENTITY.rawValue {
             undeclaredEntity = true
         }
