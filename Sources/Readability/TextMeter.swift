@@ -1,3 +1,5 @@
+import PulseModel
+
 /// Text measurements Readability.js makes with `_getInnerText(e).length` and
 /// `split(commas)`, computed in one pass over UTF-8 without building the string.
 /// Lengths are in UTF-16 code units, as JavaScript counts them; whitespace is JavaScript's
@@ -154,27 +156,35 @@ extension DNode {
 
     /// The first `limit` characters of `innerText`, without building the rest.
     func textPrefix(_ limit: Int) -> String {
-        var result = String.UnicodeScalarView()
+        // Built as UTF-8 bytes: appending to a String.UnicodeScalarView cost ~400 instructions a
+        // scalar, and this runs on every block the boilerplate rules look at.
+        var bytes: [UInt8] = []
         var count = 0
         var pendingSpace = false
         var node = kind == .text ? self : following(within: self)
         while let current = node, count < limit {
             if current.kind == .text {
-                for scalar in current.text.unicodeScalars {
-                    if scalar.isJSWhitespace {
-                        if count > 0 { pendingSpace = true }
-                        continue
+                var text = current.text
+                text.withUTF8 { utf8 in
+                    var index = 0
+                    while index < utf8.count {
+                        let (value, next) = TextScan.scalar(at: index, in: utf8)
+                        defer { index = next }
+                        if TextMeter.isJSWhitespace(value) {
+                            if count > 0 { pendingSpace = true }
+                            continue
+                        }
+                        if pendingSpace { bytes.append(0x20); pendingSpace = false; count += 1 }
+                        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[index..<next]))
+                        count += 1
+                        if count >= limit { return }
                     }
-                    if pendingSpace { result.append(" "); pendingSpace = false; count += 1 }
-                    result.append(scalar)
-                    count += 1
-                    if count >= limit { break }
                 }
             }
             if kind == .text { break }
             node = current.following(within: self)
         }
-        return String(result)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// True when `textContent.trim()` is empty.

@@ -89,6 +89,30 @@ import Testing
             let element = arena.element("p")
             for text in texts { element.appendChild(arena.make(.text, text: text)) }
             #expect(element.innerText == Self.reference(texts), "\(texts)")
+            for limit in [1, 2, 5, 13, 40] {
+                #expect(element.textPrefix(limit) == Self.referencePrefix(texts, limit), "\(limit) of \(texts)")
+            }
         }
+    }
+
+    /// `textPrefix` as it was written on scalars: the first `limit` scalars of the collapsed text,
+    /// and one more when the limit falls on a pending space.
+    static func referencePrefix(_ texts: [String], _ limit: Int) -> String {
+        var result = String.UnicodeScalarView()
+        var count = 0
+        var pendingSpace = false
+        for text in texts where count < limit {
+            for scalar in text.unicodeScalars {
+                if TextMeter.isJSWhitespace(scalar.value) {
+                    if count > 0 { pendingSpace = true }
+                    continue
+                }
+                if pendingSpace { result.append(" "); pendingSpace = false; count += 1 }
+                result.append(scalar)
+                count += 1
+                if count >= limit { break }
+            }
+        }
+        return String(result)
     }
 }
