@@ -166,7 +166,9 @@ extension Extractor {
     /// "Image 1 of 9", "Photo 3/12", "Slide 2 of 5".
     static func isGalleryCounter(_ lowered: String) -> Bool {
         // Cheap tests first: the regular expression runs on few blocks.
-        guard lowered.count < 32, lowered.contains(where: \.isNumber) else { return false }
+        // `lowered.count < 32`, without counting the Characters of a long block to the end.
+        guard lowered.index(lowered.startIndex, offsetBy: 32, limitedBy: lowered.endIndex) == nil,
+              lowered.contains(where: \.isNumber) else { return false }
         return matches(galleryCounterPattern, lowered)
     }
 

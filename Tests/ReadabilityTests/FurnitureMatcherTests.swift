@@ -49,4 +49,15 @@ import Testing
         #expect(result.searched <= Extractor.pullQuoteSearchBudget)
         #expect(result.searched > Extractor.pullQuoteSearchBudget - 10_000)
     }
+
+    /// The counter rule's length test (`count < 32`) stops counting at 32: a counter padded with
+    /// spaces to 31 Characters still matches, to 32 it does not.
+    @Test func galleryCounterLengthIsCountedInCharacters() {
+        func counter(_ length: Int, word: String = "image") -> String {
+            word + String(repeating: " ", count: length - word.count - "1 of 9".count) + "1 of 9"
+        }
+        #expect(counter(31).count == 31 && Extractor.isGalleryCounter(counter(31)))
+        #expect(counter(32).count == 32 && !Extractor.isGalleryCounter(counter(32)))
+        #expect(Extractor.isGalleryCounter(counter(31, word: "imagen")))
+    }
 }
