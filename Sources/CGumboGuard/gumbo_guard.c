@@ -8,8 +8,9 @@
    gumbo_destroy_output. Hand-written because no library here does this: a per-parse arena (bump
    chunks plus one free list per 16-byte size class) makes an allocation a pointer bump or a pop,
    a free a push, and the teardown a walk over a few chunks instead of over the tree. The earlier
-   malloc-per-block guard with a doubly linked list (to free an abandoned parse) spent ~9% of an
-   extraction run's CPU in free(), mostly on cache misses touching the neighbours' links. */
+   malloc-per-block guard with a doubly linked list (to free an abandoned parse) spent 6.5% of an
+   extraction run's CPU samples in its free, mostly on cache misses touching the neighbours' links;
+   with the arena the run used 4.6% fewer instructions. */
 
 #define ALIGNMENT 16
 #define SMALL_LIMIT 1024 /* payloads up to this come from chunks; larger ones from malloc */
