@@ -9,7 +9,9 @@ enum GumboConversion {
         var truncated: Bool
     }
 
-    static func convert(_ utf8: [UInt8], limits: HTMLParseLimits) throws -> Result {
+    /// `expectedElements` (the pre-scan's count) sizes the node array once: growing it by doubling
+    /// moved every node several times.
+    static func convert(_ utf8: [UInt8], limits: HTMLParseLimits, expectedElements: Int = 0) throws -> Result {
         // The guard counts gumbo's allocations and CPU time and abandons the parse past either
         // budget: the pre-scan (MarkupEstimate) refuses the known shapes, this bounds the rest.
         var status: Int32 = 0
@@ -29,7 +31,7 @@ enum GumboConversion {
         guard let output = pulse_gumbo_output(guarded), let document = output.pointee.document else {
             throw HTMLDocumentError.parserFailed
         }
-        return try copyTree(from: document, limits: limits)
+        return try copyTree(from: document, limits: limits, expectedElements: expectedElements)
     }
 
     private struct Pending {
@@ -38,8 +40,12 @@ enum GumboConversion {
         let depth: Int
     }
 
-    private static func copyTree(from document: UnsafeMutablePointer<GumboNode>, limits: HTMLParseLimits) throws -> Result {
-        var nodes: [HTMLDocument.Node] = [HTMLDocument.Node(kind: .document, tag: "", attributes: [], text: "", parent: nil, children: [])]
+    private static func copyTree(from document: UnsafeMutablePointer<GumboNode>, limits: HTMLParseLimits,
+                                 expectedElements: Int) throws -> Result {
+        var nodes: [HTMLDocument.Node] = []
+        // About as many text nodes as elements; gumbo adds html/head/body when the markup has none.
+        nodes.reserveCapacity(2 * min(max(expectedElements, 0), limits.maxElements) + 8)
+        nodes.append(HTMLDocument.Node(kind: .document, tag: "", attributes: [], text: "", parent: nil, children: []))
         var truncated = false
         var elementCount = 0
         var stack: [Pending] = []
@@ -52,8 +58,10 @@ enum GumboConversion {
                 elementCount += 1
                 if elementCount > limits.maxElements { throw HTMLDocumentError.tooManyElements(limit: limits.maxElements) }
                 let element = gumbo.v.element
+                var children: [HTMLDocument.NodeID] = []
+                if item.depth < limits.maxDepth { children.reserveCapacity(Int(element.children.length)) }
                 nodes.append(HTMLDocument.Node(kind: .element, tag: tagName(element), attributes: attributes(element),
-                                               text: "", parent: HTMLDocument.NodeID(index: item.parent), children: []))
+                                               text: "", parent: HTMLDocument.NodeID(index: item.parent), children: children))
                 if item.depth >= limits.maxDepth {
                     truncated = truncated || element.children.length > 0
                 } else {

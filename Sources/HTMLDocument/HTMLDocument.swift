@@ -76,8 +76,8 @@ public struct HTMLDocument: Sendable {
         guard utf8.count <= limits.maxBytes * 3 else {
             throw HTMLDocumentError.tooLarge(bytes: utf8.count, limit: limits.maxBytes)
         }
-        try MarkupEstimate.check(utf8, limits: limits)
-        let converted = try GumboConversion.convert(utf8, limits: limits)
+        let elements = try MarkupEstimate.check(utf8, limits: limits)
+        let converted = try GumboConversion.convert(utf8, limits: limits, expectedElements: elements)
         return HTMLDocument(nodes: converted.nodes, encoding: encoding, depthTruncated: converted.truncated)
     }
 }

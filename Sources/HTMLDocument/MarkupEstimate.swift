@@ -80,7 +80,9 @@ enum MarkupEstimate {
         }
     }
 
-    static func check(_ bytes: [UInt8], limits: HTMLParseLimits) throws {
+    /// Returns the elements counted, so the tree can be sized once.
+    @discardableResult
+    static func check(_ bytes: [UInt8], limits: HTMLParseLimits) throws -> Int {
         var scanner = TagScanner(bytes: bytes, end: bytes.count, readAttributes: false)
         var elements = 0
         var depth = 0
@@ -170,5 +172,6 @@ enum MarkupEstimate {
             }
             if elements > limits.maxElements { throw HTMLDocumentError.tooManyElements(limit: limits.maxElements) }
         }
+        return elements
     }
 }
