@@ -88,17 +88,17 @@ final class ErrorLog {
     /// An undeclared entity was met (e.g. `&eacute;` under an external DTD that was not loaded):
     /// the strict parse lost text, so the recovery pass (with EntityRepair) should run.
     var undeclaredEntity = false
-    let budget: CPUBudget?
+    let budget: CPUBudget
     /// The parse was stopped from the error handler because the budget was spent.
     private(set) var stoppedOverBudget = false
 
-    init(budget: CPUBudget? = nil) {
+    init(budget: CPUBudget) {
         self.budget = budget
     }
 
     func record(_ error: xmlErrorPtr) {
         let e = error.pointee
-        if !stoppedOverBudget, let budget, budget.exceeded(), let parser = e.ctxt {
+        if !stoppedOverBudget, budget.exceeded(), let parser = e.ctxt {
             stoppedOverBudget = true
             xmlStopParser(parser.assumingMemoryBound(to: xmlParserCtxt.self))
         }

@@ -11,7 +11,7 @@ enum GumboConversion {
 
     /// `expectedElements` (the pre-scan's count) sizes the node array once: growing it by doubling
     /// moved every node several times.
-    static func convert(_ utf8: [UInt8], limits: HTMLParseLimits, expectedElements: Int = 0) throws -> Result {
+    static func convert(_ utf8: [UInt8], limits: HTMLParseLimits, expectedElements: Int) throws -> Result {
         // The guard counts gumbo's allocations and CPU time and abandons the parse past either
         // budget: the pre-scan (MarkupEstimate) refuses the known shapes, this bounds the rest.
         var status: Int32 = 0

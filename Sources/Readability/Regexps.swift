@@ -71,6 +71,15 @@ enum Regexps {
 
         func matches(_ text: String) -> Bool { matches(Array(text.lowercased().utf8)) }
 
+        /// The most bytes compared at one position of the text: all the words that share the
+        /// commonest first byte, each compared whole. A text of n bytes costs at most n times this,
+        /// whatever its shape (a class attribute can be megabytes).
+        var comparisonsPerPosition: Int {
+            (0..<256).map { first in
+                byFirstByte[groupStarts[first]..<groupStarts[first + 1]].reduce(0) { $0 + starts[$1 + 1] - starts[$1] }
+            }.max() ?? 0
+        }
+
         /// The words, in the order given.
         var allWords: [String] {
             starts.indices.dropLast().map { String(decoding: bytes[starts[$0]..<starts[$0 + 1]], as: UTF8.self) }

@@ -59,4 +59,20 @@ import Testing
         #expect(!Regexps.Keywords(["abc"]).matches(Array("ab".utf8)))
         #expect(Regexps.Keywords(["abc"]).matches(Array("xxabc".utf8)))
     }
+
+    /// Worst input: 256 KiB of near misses of the longest words, every position starting one.
+    /// The work is bounded by the text's length times `comparisonsPerPosition`, at most 300 for every
+    /// shipped list, and the answer is still right.
+    @Test func nearMissesAtEveryPositionStayLinear() {
+        let lists: [Regexps.Keywords] = [Regexps.unlikelyCandidates, Regexps.okMaybeItsACandidate, Regexps.positive,
+                                         Regexps.byline, Regexps.extraneous, Regexps.videoHosts]
+        for keywords in lists {
+            #expect(keywords.comparisonsPerPosition <= 300, "\(keywords.allWords)")
+            let longest = keywords.allWords.max { $0.utf8.count < $1.utf8.count }!
+            let nearMiss = Array(longest.utf8.dropLast()) + [UInt8(ascii: "#")]
+            let text = Array([[UInt8]](repeating: nearMiss, count: 262_144 / nearMiss.count).joined())
+            #expect(keywords.matches(text) == Self.occursNaively(keywords.allWords.map { Array($0.utf8) }, in: Array(text.prefix(4_096))),
+                    "\(longest)")
+        }
+    }
 }

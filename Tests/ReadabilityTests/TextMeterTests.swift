@@ -89,9 +89,13 @@ import Testing
             let element = arena.element("p")
             for text in texts { element.appendChild(arena.make(.text, text: text)) }
             #expect(element.innerText == Self.reference(texts), "\(texts)")
+            let lone = arena.make(.text, text: texts[0])
             for limit in [1, 2, 5, 13, 40] {
                 #expect(element.textPrefix(limit) == Self.referencePrefix(texts, limit), "\(limit) of \(texts)")
+                #expect(lone.textPrefix(limit) == Self.referencePrefix([texts[0]], limit), "\(limit) of \(texts[0])")
             }
+            #expect(element.hasNoText == Self.reference(texts).isEmpty, "\(texts)")
+            #expect(lone.hasNoText == Self.reference([texts[0]]).isEmpty, "\(texts[0])")
         }
     }
 
