@@ -161,32 +161,28 @@ extension DNode {
         var bytes: [UInt8] = []
         var count = 0
         var pendingSpace = false
-        func append(_ text: String) {
-            var text = text
-            text.withUTF8 { utf8 in
-                var index = 0
-                while index < utf8.count {
-                    let (value, next) = TextScan.scalar(at: index, in: utf8)
-                    defer { index = next }
-                    if TextMeter.isJSWhitespace(value) {
-                        if count > 0 { pendingSpace = true }
-                        continue
+        var node = kind == .text ? self : following(within: self)
+        while let current = node, count < limit {
+            if current.kind == .text {
+                var text = current.text
+                text.withUTF8 { utf8 in
+                    var index = 0
+                    while index < utf8.count {
+                        let (value, next) = TextScan.scalar(at: index, in: utf8)
+                        defer { index = next }
+                        if TextMeter.isJSWhitespace(value) {
+                            if count > 0 { pendingSpace = true }
+                            continue
+                        }
+                        if pendingSpace { bytes.append(0x20); pendingSpace = false; count += 1 }
+                        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[index..<next]))
+                        count += 1
+                        if count >= limit { return }
                     }
-                    if pendingSpace { bytes.append(0x20); pendingSpace = false; count += 1 }
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[index..<next]))
-                    count += 1
-                    if count >= limit { return }
                 }
             }
-        }
-        if kind == .text {
-            if limit > 0 { append(text) }
-        } else {
-            forEachDescendant { node in
-                guard count < limit else { return false }
-                if node.kind == .text { append(node.text) }
-                return true
-            }
+            if kind == .text { break }
+            node = current.following(within: self)
         }
         return String(decoding: bytes, as: UTF8.self)
     }
