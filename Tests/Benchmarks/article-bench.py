@@ -67,6 +67,7 @@ def main():
     ap.add_argument("--copies", type=int, default=20)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--gumbo", help="gumbo-parse: gumbo's own parse of the same pages, the floor")
+    ap.add_argument("--title", help="a heading printed before the tables (which page set this is)")
     args = ap.parse_args()
     args.here = os.path.dirname(os.path.abspath(__file__))
     tools = ["pulse-ingest", "trafilatura", "readability-lxml"]
@@ -80,6 +81,8 @@ def main():
     if not pages:
         sys.exit("bench: no NAME.html with NAME.expected.txt in " + ", ".join(args.pages))
     names = [os.path.basename(p)[:-5] for p in pages]
+    if args.title:
+        print(f"\n== {args.title}")
     if len(set(names)) != len(names):
         sys.exit("bench: two page folders hold the same page name")
 

@@ -2,7 +2,8 @@
 # Article-extraction benchmark behind `make bench`: quality (token F1 against the labelled pages)
 # and pages/s of `pulse-ingest --dump-article --text` in one process, as ratios against
 # trafilatura and readability-lxml (PyPI, in a throwaway venv) on the same pages in the same run,
-# plus peak RSS. Never a timed test: it only prints.
+# plus peak RSS. Twice: on the labelled pages as written, and on the same pages wrapped in a real
+# news page's weight of chrome (page-weight.py). Never a timed test: it only prints.
 #
 # Environment (all optional):
 #   PULSE_BIN        binary to measure                  (default .build/release/pulse-ingest)
@@ -60,4 +61,11 @@ fi
 echo "bench: timed runs write into ${scratch:-$out}" >&2
 python3 "$here/article-bench.py" --binary "$bin" --python "$venv/bin/python" "${pages[@]}" \
     --work "$out" ${scratch:+--scratch "$scratch"} --copies "${BENCH_COPIES:-20}" --runs "${BENCH_RUNS:-3}" \
-    --gumbo "$out/gumbo-parse"
+    --gumbo "$out/gumbo-parse" --title "The labelled pages as written (3-6 KB each)"
+# The same pages at the weight of a real news page (page-weight.py: inline state and analytics
+# scripts, CSS, a mega-menu, teaser rails, a footer; ~150 KB each), labelled by the same texts.
+rm -rf "$out/weighted" && mkdir -p "$out/weighted/pages"
+python3 "$here/page-weight.py" "${pages[@]}" --out "$out/weighted/pages" || die "page-weight.py failed"
+python3 "$here/article-bench.py" --binary "$bin" --python "$venv/bin/python" --pages "$out/weighted/pages" \
+    --work "$out/weighted" ${scratch:+--scratch "$scratch"} --copies "${BENCH_COPIES:-20}" --runs "${BENCH_RUNS:-3}" \
+    --gumbo "$out/gumbo-parse" --title "The same pages at a news site's weight (page-weight.py, ~150 KB each)"
