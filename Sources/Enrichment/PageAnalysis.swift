@@ -24,7 +24,9 @@ public struct PageAnalysis: Sendable, Equatable {
                                title: String?, summary: String?, configuredLanguage: String,
                                detectLanguage: Bool, maxTextLength: Int = 200_000,
                                includeHTML: Bool = false) throws -> PageAnalysis {
-        let document = try HTMLDocument.parse(bytes, contentType: contentType)
+        var limits = HTMLParseLimits()
+        limits.leavesOutScriptAndStyleText = true   // read by nothing below but JSON-LD, which stays
+        let document = try HTMLDocument.parse(bytes, contentType: contentType, limits: limits)
         let pageURL = pageURL ?? OpenGraph.declaredURL(in: document) ?? "https://localhost/"
         let article = Readability.extract(from: document, url: pageURL,
                                           options: ReadabilityOptions(maxTextLength: maxTextLength, includeHTML: includeHTML))

@@ -76,8 +76,10 @@ public struct HTMLDocument: Sendable {
         guard utf8.count <= limits.maxBytes * 3 else {
             throw HTMLDocumentError.tooLarge(bytes: utf8.count, limit: limits.maxBytes)
         }
-        let elements = try MarkupEstimate.check(utf8, limits: limits)
-        let converted = try GumboConversion.convert(utf8, limits: limits, expectedElements: elements)
+        var inert = InertText(enabled: limits.leavesOutScriptAndStyleText)
+        let elements = try MarkupEstimate.check(utf8, limits: limits, inertText: &inert)
+        let input = inert.ranges.isEmpty ? utf8 : inert.removing(from: utf8)
+        let converted = try GumboConversion.convert(input, limits: limits, expectedElements: elements)
         return HTMLDocument(nodes: converted.nodes, encoding: encoding, depthTruncated: converted.truncated)
     }
 }

@@ -57,6 +57,11 @@ public struct HTMLParseLimits: Sendable, Equatable {
     /// Live bytes gumbo may hold and CPU seconds it may use; past either the parse is abandoned.
     public var maxParserMemory: Int
     public var parserCPUSeconds: Double
+    /// Leaves the text of `<style>` and of `<script>` elements out of the tree (the elements stay,
+    /// empty), so gumbo never reads it; scripts whose attributes mention JSON (JSON-LD) keep
+    /// theirs. For callers that read neither, such as article extraction: on a news page that
+    /// text is most of the bytes. Off by default. See `InertText` for when text stays anyway.
+    public var leavesOutScriptAndStyleText = false
 
     public init(maxBytes: Int = 5_000_000, maxElements: Int = 100_000, maxDepth: Int = 512,
                 maxAttributesPerElement: Int = 512, maxAttributes: Int = 200_000,

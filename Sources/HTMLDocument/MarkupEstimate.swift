@@ -83,6 +83,12 @@ enum MarkupEstimate {
     /// Returns the elements counted, so the tree can be sized once.
     @discardableResult
     static func check(_ bytes: [UInt8], limits: HTMLParseLimits) throws -> Int {
+        var inert = InertText(enabled: false)
+        return try check(bytes, limits: limits, inertText: &inert)
+    }
+
+    /// Also finds the script and style text that may be left out of gumbo's input (`InertText`).
+    static func check(_ bytes: [UInt8], limits: HTMLParseLimits, inertText inert: inout InertText) throws -> Int {
         var scanner = TagScanner(bytes: bytes, end: bytes.count, readAttributes: false)
         var elements = 0
         var depth = 0
@@ -114,6 +120,7 @@ enum MarkupEstimate {
             }
             attributes += tag.attributeCount
             if attributes > limits.maxAttributes { throw HTMLDocumentError.tooManyAttributesInTotal(limit: limits.maxAttributes) }
+            if inert.enabled { inert.observe(tag, scanner: scanner) }
             if tag.name == "svg" || tag.name == "math" {
                 if tag.isEnd { foreign = max(0, foreign - 1) } else if !tag.selfClosing { foreign += 1 }
                 scanner.rawTextApplies = foreign == 0

@@ -15,6 +15,10 @@ struct TagScanner {
     var position = 0
     /// When false, attributes are skipped (the depth pre-scan needs only names).
     var readAttributes = true
+    /// The last tag's attribute bytes (after its name, up to its `>`), and the raw text that
+    /// followed it when it opened a raw-text element (`script`, `style`...), nil otherwise.
+    private(set) var attributeBytes: Range<Int> = 0..<0
+    private(set) var rawText: Range<Int>?
     /// False inside SVG/MathML, where `<style>`, `<title>`... are ordinary elements, not raw text.
     var rawTextApplies = true
 
@@ -37,7 +41,7 @@ struct TagScanner {
         }
     }
 
-    private static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+    static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
     static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C }
 
     /// Skips raw-text content (script, style...) up to its appropriate end tag: `</name` followed
@@ -48,16 +52,22 @@ struct TagScanner {
         while position < end {
             if bytes[position] == 0x3C, matches(closing, at: position) {
                 let after = position + closing.count
-                if after >= end || Self.isSpace(bytes[after]) || bytes[after] == 0x2F || bytes[after] == 0x3E { return }
+                // At the end of input `</script` is text, not an end tag (the tokenizer emits it).
+                if after < end, Self.isSpace(bytes[after]) || bytes[after] == 0x2F || bytes[after] == 0x3E { return }
             }
             position += 1
         }
     }
 
+    /// ASCII letters compare without case, every other byte exactly (`<\u{0F}script` is no end tag:
+    /// `| 0x20` alone would fold 0x0F into `/`).
     func matches(_ pattern: [UInt8], at index: Int) -> Bool {
         guard index + pattern.count <= end else { return false }
-        for offset in 0..<pattern.count where bytes[index + offset] | 0x20 != pattern[offset] | 0x20 {
-            return false
+        for offset in 0..<pattern.count {
+            let byte = bytes[index + offset]
+            let wanted = pattern[offset]
+            if byte == wanted { continue }
+            guard Self.isLetter(wanted), byte | 0x20 == wanted | 0x20 else { return false }
         }
         return true
     }
@@ -109,7 +119,13 @@ struct TagScanner {
             var tag = Tag(name: name, isEnd: isEnd, selfClosing: false, attributes: [:])
             position = cursor
             parseAttributes(into: &tag)
-            if !isEnd, rawTextApplies, Self.rawTextElements.contains(name) { skipRawText(named: name) }
+            attributeBytes = cursor..<max(cursor, min(position, end))
+            rawText = nil
+            if !isEnd, rawTextApplies, Self.rawTextElements.contains(name) {
+                let start = min(position, end)
+                skipRawText(named: name)
+                rawText = start..<max(start, min(position, end))
+            }
             return tag
         }
         return nil
@@ -128,8 +144,10 @@ struct TagScanner {
             }
             if Self.isSpace(byte) { position += 1; continue }
             let nameStart = position
-            while position < end, !Self.isSpace(bytes[position]), bytes[position] != 0x3D,
-                  bytes[position] != 0x3E, bytes[position] != 0x2F || position == nameStart {
+            // `=` or `/` starting a name belongs to it, as in the tokenizer's "before attribute name"
+            // state: `<div ="a>b">` is an attribute named `="a` and the tag ends at the first `>`.
+            while position < end, !Self.isSpace(bytes[position]), bytes[position] != 0x3E,
+                  (bytes[position] != 0x3D && bytes[position] != 0x2F) || position == nameStart {
                 position += 1
             }
             let nameEnd = position

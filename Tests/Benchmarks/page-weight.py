@@ -53,6 +53,7 @@ def head_chrome(rng, slug):
     parts.append(f"<script>window.__INITIAL_STATE__ = {json.dumps(state)};</script>")
     for index in range(8):
         body = "".join(f"  var v{n} = (window.q{index} || []).push({{event: 'e{n}', t: Date.now()}});\n"
+                       f"  for (var i{n} = 0; i{n} < v{n}; i{n}++) {{ if (i{n} > 3 && i{n} <= 9) break; }}\n"
                        for n in range(40))
         parts.append(f"<script>(function(){{\n{body}}})();</script>")
     return "".join(parts)
@@ -67,8 +68,10 @@ def body_start_chrome(rng):
                + "".join(f"<p>{words(rng, 35).capitalize()}.</p>" for _ in range(3))
                + '<button class="accept">Accept all</button><button class="reject">Reject</button></div>')
     ads = '<div class="ad-slot ad-leaderboard" data-slot="top"><div id="ad-top"></div></div>'
-    return (f'{consent}<div class="masthead"><nav class="mega-menu" aria-label="Sections"><ul>{menu}</ul></nav>'
-            f"</div>{ads}")
+    icon = ('<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><g><path d="M3 6h18M3 12h18M3 18h18"/>'
+            '<circle cx="12" cy="12" r="2"/></g></svg>')
+    return (f'{consent}<div class="masthead"><button class="menu-toggle">{icon}</button>'
+            f'<nav class="mega-menu" aria-label="Sections"><ul>{menu}</ul></nav></div>{ads}')
 
 
 def teaser(rng, index, style):
@@ -106,7 +109,11 @@ def body_end_chrome(rng):
     columns = "".join('<div class="footer-column"><ul>'
                       + "".join(f'<li><a href="/{n}">{words(rng, 2).title()}</a></li>' for n in range(20))
                       + "</ul></div>" for _ in range(6))
-    footer = f'<footer class="site-footer">{columns}<p class="legal">{words(rng, 40).capitalize()}.</p></footer>'
+    # Some pages (half, on average) carry an edition picker: after a <select> page analysis keeps
+    # the raw text of the rest of the page (see InertText.swift).
+    picker = ('<select name="edition"><option>UK</option><option>US</option><option>International</option></select>'
+              if rng.random() < 0.5 else "")
+    footer = f'<footer class="site-footer">{columns}{picker}<p class="legal">{words(rng, 40).capitalize()}.</p></footer>'
     scripts = "".join(f'<script async src="https://static.example.net/js/bundle-{n}.js"></script>' for n in range(6))
     line = 'document.querySelectorAll(".c%d").forEach(function(e){e.dataset.seen=1});'
     tail = "".join("<script>" + (line % n) * 30 + "</script>" for n in range(5))
