@@ -127,7 +127,7 @@ let package = Package(
         // `make bench-language`: old and new language rules side by side on labelled texts.
         .executableTarget(name: "language-bench", dependencies: ["LanguageTagger"], path: "Sources/LanguageBench"),
         // `make fuzz`: mutates Tests/Fuzz/Corpus through the feed parser and the page analyser.
-        .executableTarget(name: "pulse-fuzz", dependencies: ["FeedParser", "Enrichment"]),
+        .executableTarget(name: "pulse-fuzz", dependencies: ["FeedParser", "Enrichment", "HTMLDocument"]),
 
         .testTarget(name: "AddressPolicyTests", dependencies: ["AddressPolicy"]),
         .testTarget(name: "HTTPFetcherTests", dependencies: ["HTTPFetcher", "AddressPolicy", "CCurl", "LoopbackHTTPServer"]),

@@ -29,7 +29,9 @@ public enum OpenGraph {
     /// The lead image from a page's raw bytes, reading only up to `</head>` (or 256 KB).
     public static func imageURL(inPage bytes: [UInt8], contentType: String? = nil, pageURL: String) -> String? {
         let head = headPrefix(bytes)
-        guard let document = try? HTMLDocument.parse(head, contentType: contentType) else { return nil }
+        var limits = HTMLParseLimits()
+        limits.leavesOutScriptAndStyleText = true   // only meta, link, base and JSON-LD are read
+        guard let document = try? HTMLDocument.parse(head, contentType: contentType, limits: limits) else { return nil }
         return imageURL(in: document, pageURL: pageURL)
     }
 

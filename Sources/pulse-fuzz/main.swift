@@ -1,12 +1,15 @@
 import Enrichment
 import FeedParser
 import Foundation
+import HTMLDocument
 
 // A mutation fuzzer for the feed parser and the page analyser (libFuzzer's -sanitize=fuzzer
 // needs the whole graph rebuilt instrumented; this driver needs nothing but the normal build).
 // Usage: pulse-fuzz SECONDS CORPUS_DIR FINDINGS_DIR
 // Each input is written to FINDINGS_DIR/current before it runs, so a crash leaves it behind;
 // an input that takes more than 3 s of CPU is kept as slow-N.<ext>. Exit 1 when anything was found.
+// Pages are also parsed with and without their script and style text (`InertText`): a tree that
+// differs anywhere else is kept as mismatch-N.html.
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let seconds = Double(arguments[1]) else {
@@ -31,6 +34,8 @@ let tokens: [[UInt8]] = [
     "<table><tr><td>", "<a href=x>", "<![CDATA[", "]]>", "&lt;p a=1&gt;", "&amp;", "&#x1F600;", "&eacute;",
     " a=\"1\"", " xmlns=\"http://www.w3.org/1999/xhtml\"", "<entry>", "<item>", "</item>", "<content type=\"xhtml\">",
     "<description>", "<![CDATA[<p>", "<meta property=og:image content=http://x/i.jpg>", "\u{0}", "\u{FEFF}",
+    "</script", "<select>", "<frameset>", "<foreignObject>", "<path d=1/>", "<script type=application/ld+json>",
+    "<xmp>", "<iframe>", "<noscript>", "=\"", "<\u{0F}",
 ].map { Array($0.utf8) }
 
 func mutate(_ input: [UInt8]) -> [UInt8] {
@@ -66,10 +71,29 @@ func cpuSeconds() -> Double {
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
+/// Every node but the text inside script and style elements, in document order.
+func treeOutsideRawText(_ document: HTMLDocument) -> [String] {
+    document.nodes.compactMap { node in
+        let parent = node.parent.map { document[$0].tag } ?? ""
+        if node.kind == .text && (parent == "script" || parent == "style") { return nil }
+        return "\(node.kind) \(node.tag) \(parent) \(node.attributes.map { "\($0.name)=\($0.value)" }) \(node.text)"
+    }
+}
+
+func leavingOutRawTextChangesTheTree(_ input: [UInt8]) -> Bool {
+    var leaving = HTMLParseLimits()
+    leaving.leavesOutScriptAndStyleText = true
+    guard let full = try? HTMLDocument.parse(input), let left = try? HTMLDocument.parse(input, limits: leaving) else {
+        return false
+    }
+    return treeOutsideRawText(full) != treeOutsideRawText(left)
+}
+
 let currentURL = findingsURL.appendingPathComponent("current")
 let deadline = Date().addingTimeInterval(seconds)
 var runs = 0
 var slow = 0
+var mismatches = 0
 var rng = SystemRandomNumberGenerator()
 while Date() < deadline {
     let seed = seeds.randomElement(using: &rng)!
@@ -82,6 +106,12 @@ while Date() < deadline {
     } else {
         _ = try? PageAnalysis.analyze(page: input, contentType: nil, pageURL: "https://example.com/a",
                                       title: nil, summary: nil, configuredLanguage: "en", detectLanguage: true)
+        if leavingOutRawTextChangesTheTree(input) {
+            mismatches += 1
+            let name = "mismatch-\(mismatches).html"
+            try Data(input).write(to: findingsURL.appendingPathComponent(name))
+            print("tree differs without script and style text: \(findingsURL.appendingPathComponent(name).path)")
+        }
     }
     let spent = cpuSeconds() - before
     runs += 1
@@ -93,5 +123,5 @@ while Date() < deadline {
     }
 }
 try? FileManager.default.removeItem(at: currentURL)
-print("pulse-fuzz: \(runs) runs over \(seeds.count) seeds in \(Int(seconds)) s, \(slow) slow inputs")
-exit(slow > 0 ? 1 : 0)
+print("pulse-fuzz: \(runs) runs over \(seeds.count) seeds in \(Int(seconds)) s, \(slow) slow inputs, \(mismatches) tree mismatches")
+exit(slow + mismatches > 0 ? 1 : 0)
