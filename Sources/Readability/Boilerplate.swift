@@ -27,7 +27,14 @@ extension Extractor {
         let totalParagraphText = max(paragraphTextLength(body), 1)
         var node = body.firstElementChild
         while let current = node {
-            if isFurniture(current, totalParagraphText: totalParagraphText) {
+            if isTeaserList(current) {
+                // The rail's own title ("Related", "More stories") goes with it.
+                if let title = current.previousElementSibling, Self.headingTags.contains(title.tag),
+                   title.innerTextLength < Self.railTitleMaximumLength {
+                    title.remove()
+                }
+                node = removeAndGetNext(current)
+            } else if isFurniture(current, totalParagraphText: totalParagraphText) {
                 node = removeAndGetNext(current)
             } else {
                 node = nextElementInOrder(current)
@@ -37,9 +44,6 @@ extension Extractor {
 
     private func isFurniture(_ node: DNode, totalParagraphText: Int) -> Bool {
         if Self.alwaysRemovedTags.contains(node.tag) { return paragraphTextLength(node) * 3 < totalParagraphText }
-        // Before the share guards below: a rail of twenty teasers can hold more paragraph text
-        // than a short article, and then outscored it or was joined to it as a sibling.
-        if isTeaserList(node) { return true }
         if let role = node.attribute("role"), Self.furnitureRoles.contains(role) {
             return paragraphTextLength(node) * 3 < totalParagraphText
         }
@@ -50,7 +54,9 @@ extension Extractor {
     }
 
     /// Teasers for other pages of this site, one per item: "More stories", "Most read" and
-    /// section rails, whatever their class names. An item is a teaser when it is short and holds a
+    /// section rails, whatever their class names. Checked before the share guards of
+    /// `isFurniture`: a rail of twenty teasers can hold more paragraph text than a short article,
+    /// and then outscored it or was joined to it as a sibling. An item is a teaser when it is short and holds a
     /// headline link to this site (link text of a headline's length, or a heading inside the
     /// link). Links to other sites (a reading list of sources) and image-only links (a gallery's
     /// thumbnails) never make a teaser. Measured on the weighted fixture pages (page-weight.py):
@@ -69,6 +75,8 @@ extension Extractor {
     }
 
     static let teaserListTags: Set<String> = ["ul", "ol", "div", "section"]
+    /// A heading right before a rail is its title when it is this short.
+    static let railTitleMaximumLength = 80
     static let teaserListMinimumItems = 4
     /// Longer items are stories in their own right (a roundup's entries), not teasers.
     static let teaserMaximumLength = 300

@@ -49,6 +49,16 @@ struct TeaserListTests {
         let text = try Self.text(Self.shortArticle + Self.rail(style))
         #expect(text.contains("fourteen shipwrecks") && text.contains("divers have found timbers"))
         #expect(!text.contains("Teaser headline") && !text.contains(Self.teaserSummary))
+        #expect(!text.contains("More stories"), "the rail's title goes with it")
+    }
+
+    /// A rail inside the article body, between paragraphs, with its title.
+    @Test(arguments: ["wrapped", "grid", "ranked"])
+    func aRailInsideTheArticleGoesWithItsTitle(_ style: String) throws {
+        let body = "<article>\(fillerParagraphs(2))\(Self.rail(style, count: 6))\(fillerParagraphs(4))</article>"
+        let text = try Self.text(body)
+        #expect(text.contains(filler[1]) && text.contains(filler[3]))
+        #expect(!text.contains("Teaser headline") && !text.contains("More stories"))
     }
 
     @Test func aRailBesideAParagraphArticleIsNotJoinedToIt() throws {
