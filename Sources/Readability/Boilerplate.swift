@@ -56,11 +56,11 @@ extension Extractor {
     /// Teasers for other pages of this site, one per item: "More stories", "Most read" and
     /// section rails, whatever their class names. Checked before the share guards of
     /// `isFurniture`: a rail of twenty teasers can hold more paragraph text than a short article,
-    /// and then outscored it or was joined to it as a sibling. An item is a teaser when it is short and holds a
-    /// headline link to this site (link text of a headline's length, or a heading inside the
-    /// link). Links to other sites (a reading list of sources) and image-only links (a gallery's
-    /// thumbnails) never make a teaser. Measured on the weighted fixture pages (page-weight.py):
-    /// without this rule a 20-teaser rail was extracted instead of, or beside, five articles.
+    /// and then outscored it or was joined to it as a sibling. An item is a teaser when it is
+    /// short and holds a headline link to this site (`isTeaser`). Links to other sites (a
+    /// reading list of sources) and image-only links (a gallery's thumbnails) never make a
+    /// teaser. Measured on the weighted fixture pages (page-weight.py): without this rule a
+    /// 20-teaser rail was extracted instead of, or beside, six of the sixteen articles.
     func isTeaserList(_ node: DNode) -> Bool {
         guard Self.teaserListTags.contains(node.tag), node.elementChildCount >= Self.teaserListMinimumItems else { return false }
         var items = 0
@@ -82,19 +82,38 @@ extension Extractor {
     static let teaserMaximumLength = 300
     static let teaserHeadlineMinimumLength = 20
 
+    /// A short item whose link into the site is its headline: the link holds a heading or sits in
+    /// one, or it is most of the item's text ("1 Headline of another story"). A link inside a
+    /// sentence ("2019: the council <a>approved the first phase</a> of the works") is not a
+    /// headline: timelines and "what we know" lists linking earlier coverage are the article's.
     private func isTeaser(_ item: DNode) -> Bool {
-        guard item.innerTextLength < Self.teaserMaximumLength else { return false }
+        let itemLength = item.innerTextLength
+        guard itemLength < Self.teaserMaximumLength else { return false }
         var found = false
         item.forEachDescendant { node in
             guard node.tag == "a", node.isElement, node.hasAttribute("href"), isSiteLink(node.attribute("href")) else { return true }
-            if node.innerTextLength >= Self.teaserHeadlineMinimumLength
-                || node.hasDescendant(where: { Self.headingTags.contains($0.tag) }) {
+            let linkLength = node.innerTextLength
+            if node.hasDescendant(where: { Self.headingTags.contains($0.tag) }) || isInsideHeading(node, within: item)
+                || (linkLength >= Self.teaserHeadlineMinimumLength
+                    && Double(linkLength) >= Double(itemLength) * Self.headlineLinkShare) {
                 found = true
                 return false
             }
             return true
         }
         return found
+    }
+
+    /// A plain link is the item's headline when its text is at least this share of the item's.
+    static let headlineLinkShare = 0.6
+
+    private func isInsideHeading(_ node: DNode, within item: DNode) -> Bool {
+        var ancestor = node.parent
+        while let current = ancestor, current !== item {
+            if Self.headingTags.contains(current.tag) { return true }
+            ancestor = current.parent
+        }
+        return false
     }
 
     private func paragraphTextLength(_ node: DNode) -> Int {

@@ -76,6 +76,18 @@ struct TeaserListTests {
         for index in 0..<6 { #expect(text.contains("Book number \(index)"), "entry \(index)") }
     }
 
+    /// "What we know so far" and timelines link earlier coverage from inside their sentences.
+    @Test func aListOfSentencesLinkingEarlierCoverageStays() throws {
+        let items = [
+            "Police <a href=\"/news/1\">arrested two men near the harbour</a> on Tuesday evening.",
+            "2019: the council <a href=\"/news/2\">approved the first phase of the works</a>, costing £2m.",
+            "Residents <a href=\"/news/3\">were told to stay indoors overnight</a> as the fire spread.",
+            "The mayor said the inquiry <a href=\"/news/4\">would report before the summer</a> recess.",
+        ].map { "<li>\($0)</li>" }.joined()
+        let text = try Self.text("<article>\(fillerParagraphs(2))<h3>What we know</h3><ul>\(items)</ul>\(fillerParagraphs(3))</article>")
+        #expect(text.contains("arrested two men near the harbour") && text.contains("would report before the summer"))
+    }
+
     /// A gallery's thumbnails link to the pictures: no headline in the link, so no teasers. (The
     /// captions' own fate is the caption rules' business: asked of the list rule only.)
     @Test func aGalleryOfImageLinksIsNoRail() throws {
