@@ -87,6 +87,15 @@ extension Extractor {
     /// sentence ("2019: the council <a>approved the first phase</a> of the works") is not a
     /// headline: timelines and "what we know" lists linking earlier coverage are the article's.
     private func isTeaser(_ item: DNode) -> Bool {
+        // A card is a few dozen nodes. Stopping there bounds the rule at that many visits per
+        // element of the page (each element is one container's child), whatever the nesting.
+        var nodes = 0
+        item.forEachDescendant { _ in
+            nodes += 1
+            return nodes <= Self.teaserMaximumNodes
+        }
+        teaserNodesVisited += nodes
+        guard nodes <= Self.teaserMaximumNodes else { return false }
         let itemLength = item.innerTextLength
         guard itemLength < Self.teaserMaximumLength else { return false }
         var found = false
@@ -103,6 +112,8 @@ extension Extractor {
         }
         return found
     }
+
+    static let teaserMaximumNodes = 100
 
     /// A plain link is the item's headline when its text is at least this share of the item's.
     static let headlineLinkShare = 0.6

@@ -76,6 +76,8 @@ final class Extractor {
     var articleByline: String?
     var metadata = PageMetadata()
     var attempts: [(content: DNode, textLength: Int)] = []
+    /// Nodes the teaser-rail rule looked at before deciding (`isTeaser`); read by its worst-case test.
+    var teaserNodesVisited = 0
     /// The page's comparable host (see `isSiteLink`); nil when the URL has none.
     lazy var siteHost: String? = URLResolver.split(url).authority.map(Self.comparableHost)
 

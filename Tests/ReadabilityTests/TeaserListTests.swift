@@ -118,6 +118,20 @@ struct TeaserListTests {
         #expect(rail.extractor.isTeaserList(rail.list))
     }
 
+    /// Containers nested 400 deep, each holding three small items and the next container: a walk
+    /// of each item's whole subtree would visit the tower once per level. The walk stops at
+    /// `teaserMaximumNodes`, so the visits stay within that many per element.
+    @Test func nestedContainersAreLookedAtBoundedly() throws {
+        let level = "<div><span>a</span><span>b</span><span>c</span>"
+        let html = page(title: Self.headline, body: String(repeating: level, count: 400) + String(repeating: "</div>", count: 400))
+        let extractor = Extractor(document: try HTMLDocument.parse(html: html), url: Self.url, options: .init())
+        let elements = extractor.root.elements(["div", "span"])
+        #expect(elements.count >= 1_600)
+        for element in elements { _ = extractor.isTeaserList(element) }
+        #expect(extractor.teaserNodesVisited <= elements.count * (Extractor.teaserMaximumNodes + 1))
+        #expect(extractor.teaserNodesVisited > 0)
+    }
+
     /// The page's first element named `tag`, with an extractor for it.
     static func firstNode(_ tag: String, _ body: String) throws -> (extractor: Extractor, list: DNode)? {
         let document = try HTMLDocument.parse(html: page(title: headline, body: body))
