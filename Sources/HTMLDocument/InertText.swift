@@ -13,8 +13,12 @@
 struct InertText {
     let enabled: Bool
     private(set) var ranges: [Range<Int>] = []
-    private(set) var removedBytes = 0
+    /// Byte comparisons made looking for `<!--` and `json`: at most 4 per byte of script text and
+    /// script attributes (read by the worst-case test).
+    private(set) var comparisons = 0
     private var stopped = false
+    static let commentOpen = Array("<!--".utf8)
+    static let json = Array("json".utf8)
 
     init(enabled: Bool) { self.enabled = enabled }
 
@@ -47,20 +51,19 @@ struct InertText {
         }
         guard tag.name == "script" || tag.name == "style", let text = scanner.rawText, !text.isEmpty else { return }
         if tag.name == "script" {
-            if Self.contains(scanner.bytes, text, Array("<!--".utf8)) {
+            if Self.contains(scanner.bytes, text, Self.commentOpen, comparisons: &comparisons) {
                 stopped = true
                 return
             }
             let attributes = scanner.attributeBytes
-            if Self.contains(scanner.bytes, attributes, Array("json".utf8))
+            if Self.contains(scanner.bytes, attributes, Self.json, comparisons: &comparisons)
                 || scanner.bytes[attributes].contains(0x26) { return }   // `&`: a reference may spell "json"
         }
         ranges.append(text)
-        removedBytes += text.count
     }
 
     /// `needle` (lower-case ASCII) inside `range` of `bytes`, ASCII letters compared without case.
-    static func contains(_ bytes: [UInt8], _ range: Range<Int>, _ needle: [UInt8]) -> Bool {
+    static func contains(_ bytes: [UInt8], _ range: Range<Int>, _ needle: [UInt8], comparisons: inout Int) -> Bool {
         guard range.count >= needle.count else { return false }
         func same(_ byte: UInt8, _ wanted: UInt8) -> Bool {
             byte == wanted || (TagScanner.isLetter(wanted) && byte | 0x20 == wanted)
@@ -69,6 +72,7 @@ struct InertText {
         while index + needle.count <= range.upperBound {
             var offset = 0
             while offset < needle.count, same(bytes[index + offset], needle[offset]) { offset += 1 }
+            comparisons += min(offset + 1, needle.count)
             if offset == needle.count { return true }
             index += 1
         }
@@ -78,7 +82,7 @@ struct InertText {
     /// `bytes` without the collected ranges.
     func removing(from bytes: [UInt8]) -> [UInt8] {
         var result: [UInt8] = []
-        result.reserveCapacity(bytes.count - removedBytes)
+        result.reserveCapacity(bytes.count - ranges.reduce(0) { $0 + $1.count })
         var start = 0
         for range in ranges {
             result.append(contentsOf: bytes[start..<range.lowerBound])

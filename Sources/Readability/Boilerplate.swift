@@ -89,28 +89,27 @@ extension Extractor {
     private func isTeaser(_ item: DNode) -> Bool {
         // A card is a few dozen nodes. Stopping there bounds the rule at that many visits per
         // element of the page (each element is one container's child), whatever the nesting.
+        // One walk counts the nodes and keeps the links into the site; they are judged after it,
+        // when the item's length is known to matter.
         var nodes = 0
-        item.forEachDescendant { _ in
+        var links: [DNode] = []
+        item.forEachDescendant { node in
             nodes += 1
+            if node.tag == "a", node.isElement, node.hasAttribute("href"), isSiteLink(node.attribute("href")) {
+                links.append(node)
+            }
             return nodes <= Self.teaserMaximumNodes
         }
         teaserNodesVisited += nodes
-        guard nodes <= Self.teaserMaximumNodes else { return false }
+        guard nodes <= Self.teaserMaximumNodes, !links.isEmpty else { return false }
         let itemLength = item.innerTextLength
         guard itemLength < Self.teaserMaximumLength else { return false }
-        var found = false
-        item.forEachDescendant { node in
-            guard node.tag == "a", node.isElement, node.hasAttribute("href"), isSiteLink(node.attribute("href")) else { return true }
-            let linkLength = node.innerTextLength
-            if node.hasDescendant(where: { Self.headingTags.contains($0.tag) }) || isInsideHeading(node, within: item)
+        return links.contains { link in
+            let linkLength = link.innerTextLength
+            return link.hasDescendant(where: { Self.headingTags.contains($0.tag) }) || isInsideHeading(link, within: item)
                 || (linkLength >= Self.teaserHeadlineMinimumLength
-                    && Double(linkLength) >= Double(itemLength) * Self.headlineLinkShare) {
-                found = true
-                return false
-            }
-            return true
+                    && Double(linkLength) >= Double(itemLength) * Self.headlineLinkShare)
         }
-        return found
     }
 
     static let teaserMaximumNodes = 100

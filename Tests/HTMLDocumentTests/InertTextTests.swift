@@ -113,6 +113,25 @@ struct InertTextTests {
         try Self.compare("<!DOCTYPE html><html><head><style>h</style></head><body><p>before</p>\(shape)<p>after</p><style>s</style></body></html>")
     }
 
+    /// The worst shapes for the collection: one 2 MB script of near misses of `<!--` with an
+    /// attribute list of near misses of `json`, and 20,000 tiny scripts. Comparisons stay within
+    /// 4 per byte of script text and attributes; each script is one range; the tree is the same.
+    @Test func worstShapesStayLinear() throws {
+        let nearMisses = String(repeating: "<!-<!<!-x", count: 2_000_000 / 9)
+        let attributes = String(repeating: " jso=jsox", count: 50)
+        let tiny = String(repeating: "<script>a</script>", count: 20_000)
+        let html = "<html><head><script\(attributes)>\(nearMisses)</script></head><body>\(tiny)<p>x</p></body></html>"
+        let bytes = Array(html.utf8)
+        var inert = InertText(enabled: true)
+        var limits = HTMLParseLimits()
+        limits.leavesOutScriptAndStyleText = true
+        _ = try MarkupEstimate.check(bytes, limits: limits, inertText: &inert)
+        #expect(inert.ranges.count == 20_001)
+        #expect(inert.comparisons <= 4 * (nearMisses.utf8.count + attributes.utf8.count + 20_000))
+        #expect(inert.comparisons >= nearMisses.utf8.count, "every byte of the big script was looked at")
+        try Self.compare(html)
+    }
+
     @Test func labelledPagesGiveTheSameTree() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String }
