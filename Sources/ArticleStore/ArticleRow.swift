@@ -59,7 +59,7 @@ public struct ArticleRowBuilder: Sendable {
         guard let title = StoredText.singleLine(candidate.title, limit: FieldLimits.title) else {
             return .failure(.missingTitle)
         }
-        let canonical = CanonicalURL.canonicalize(candidate.link.trimmingCharacters(in: .whitespacesAndNewlines))
+        let canonical = CanonicalURL.canonicalize(TextScan.trimmingWhitespace(candidate.link))
         guard let url = Self.storedURL(canonical) else { return .failure(.unsafeURL) }
         let media = MediaType(rawValue: candidate.mediaType?.lowercased() ?? "")
         return .success(ArticleRow(

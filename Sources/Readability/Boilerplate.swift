@@ -25,20 +25,30 @@ extension Extractor {
 
     func removeBoilerplateBeforeGrab(_ body: DNode) {
         let totalParagraphText = max(paragraphTextLength(body), 1)
+        markReplyControls(in: body)
         var node = body.firstElementChild
         while let current = node {
-            if isTeaserList(current) {
+            let comments = threadComments(current)
+            if !comments.isEmpty {
+                node = removeThread(current, comments: comments)
+            } else if isTeaserList(current) {
                 // The rail's own title ("Related", "More stories") goes with it.
-                if let title = current.previousElementSibling, Self.headingTags.contains(title.tag),
-                   title.innerTextLength < Self.railTitleMaximumLength {
-                    title.remove()
-                }
+                removeShortHeading(before: current)
                 node = removeAndGetNext(current)
             } else if isFurniture(current, totalParagraphText: totalParagraphText) {
                 node = removeAndGetNext(current)
             } else {
                 node = nextElementInOrder(current)
             }
+        }
+    }
+
+    /// The title of a rail or thread that is removed ("Related", "15 replies"): the heading right
+    /// before it, when shorter than `railTitleMaximumLength`.
+    func removeShortHeading(before node: DNode) {
+        if let title = node.previousElementSibling, Self.headingTags.contains(title.tag),
+           title.innerTextLength < Self.railTitleMaximumLength {
+            title.remove()
         }
     }
 
@@ -75,7 +85,7 @@ extension Extractor {
     }
 
     static let teaserListTags: Set<String> = ["ul", "ol", "div", "section"]
-    /// A heading right before a rail is its title when it is this short.
+    /// A heading right before a rail or a thread is its title when it is this short.
     static let railTitleMaximumLength = 80
     static let teaserListMinimumItems = 4
     /// Longer items are stories in their own right (a roundup's entries), not teasers.

@@ -50,6 +50,8 @@ final class DNode {
     var score: Double?
     /// `_readabilityDataTable`.
     var isDataTable = false
+    /// The element is, or holds, a reply control of a reader thread (see `markReplyControls`).
+    var holdsReplyControl = false
     /// Text measurement cache, valid while `cacheEpoch == meter.epoch` (any tree mutation
     /// bumps the epoch; text itself is never edited in place).
     var cachedLength = 0

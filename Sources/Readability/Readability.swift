@@ -78,6 +78,8 @@ final class Extractor {
     var attempts: [(content: DNode, textLength: Int)] = []
     /// Nodes the teaser-rail rule looked at before deciding (`isTeaser`); read by its worst-case test.
     var teaserNodesVisited = 0
+    /// Nodes the reply-control search looked at (`markReplyControls`); read by its worst-case test.
+    var replyControlNodesVisited = 0
     /// The page's comparable host (see `isSiteLink`); nil when the URL has none.
     lazy var siteHost: String? = URLResolver.split(url).authority.map(Self.comparableHost)
 

@@ -4,7 +4,7 @@
 The labelled fixtures are 3-6 KB: an article and a little chrome. The pages a news backend fetches
 are 100-400 KB, and most of those bytes are not the article: inline application state and
 analytics scripts, inline CSS, dozens of meta and preload tags, a mega-menu, teaser rails, a
-cookie dialog and a footer of links. This wraps each fixture's own markup in that much chrome,
+reader thread, a cookie dialog and a footer of links. This wraps each fixture's own markup in that much chrome,
 written here from those shapes (no real page is copied), so the speed rows can also be read at the
 weight extraction meets in service. The article itself is untouched, so the fixture's
 NAME.expected.txt still labels the weighted page, and any chrome that leaks into the extraction
@@ -97,6 +97,35 @@ def rail(rng, title, count, style, class_name):
     return f'<section class="{class_name}"><h2>{title}</h2><{tag}>{items}</{tag}></section>'
 
 
+def comment(rng, index, style, depth=0):
+    """One reader comment: an author line, 45-60 words, and a reply control."""
+    name = f"{rng.choice(['Reader', 'Harbourfan', 'Commuter', 'Local'])}{rng.randrange(1, 999)}"
+    author = (f'<div class="who"><b>{name}</b> wrote: <time datetime="2024-05-0{index % 9 + 1}">'
+              f'{rng.randrange(1, 23)} hours ago</time></div>')
+    text = "".join(f"<p>{words(rng, rng.randrange(20, 31)).capitalize()}.</p>" for _ in range(2))
+    control = (f'<a href="#reply-{index}" class="act">Reply</a> <a href="#report-{index}">Report</a>'
+               if style != "buttons" else
+               f'<button type="button" data-reply="{index}">Reply</button> <span class="likes">{rng.randrange(40)}</span>')
+    replies = ""
+    if depth == 0 and index % 5 == 2:
+        nested = "".join(comment(rng, index * 10 + n, style, depth + 1) for n in range(2))
+        replies = f'<ol class="replies">{nested}</ol>' if style != "buttons" else f'<div class="replies">{nested}</div>'
+    if style == "buttons":
+        return f'<article class="entry">{author}{text}<div class="acts">{control}</div>{replies}</article>'
+    return f'<li class="entry">{author}{text}<div class="acts">{control}</div>{replies}</li>'
+
+
+def conversation(rng):
+    """A server-rendered reader thread of 15 comments, with neutral class names (a thread named
+    "comments" is already dropped by Readability's class-name patterns): items of 45-60 words
+    outscore a short article, as the rails did, and must be told apart by their shape."""
+    style = rng.choice(["links", "buttons"])
+    items = "".join(comment(rng, n, style) for n in range(15))
+    thread = f'<ol class="thread">{items}</ol>' if style == "links" else f'<div class="thread">{items}</div>'
+    return (f'<section class="conversation"><h2>15 replies</h2>{thread}'
+            '<form action="/reply"><textarea name="text"></textarea><button>Post</button></form></section>')
+
+
 def body_end_chrome(rng):
     # Neutral class names on purpose: the rails must be told apart by their shape.
     styles = ["wrapped", "grid", "ranked"]
@@ -117,7 +146,7 @@ def body_end_chrome(rng):
     scripts = "".join(f'<script async src="https://static.example.net/js/bundle-{n}.js"></script>' for n in range(6))
     line = 'document.querySelectorAll(".c%d").forEach(function(e){e.dataset.seen=1});'
     tail = "".join("<script>" + (line % n) * 30 + "</script>" for n in range(5))
-    return rails + newsletter + footer + scripts + tail
+    return conversation(rng) + rails + newsletter + footer + scripts + tail
 
 
 def weigh(html, slug):
