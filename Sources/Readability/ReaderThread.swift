@@ -15,10 +15,17 @@ extension Extractor {
         "reply", "respond", "responder", "responda", "contestar", "répondre", "repondre", "antworten",
         "rispondi", "antwoorden", "reageer",
     ]
-    static let replyControlTags: Set<String> = ["a", "button", "span"]
+    /// A switch, not a `Set`: hashing every element's tag was most of this pass's cost.
+    static func isReplyControlTag(_ tag: String) -> Bool {
+        switch tag {
+        case "a", "button", "span": true
+        default: false
+        }
+    }
     /// A control is one word with perhaps an icon: past this many nodes or bytes it is text.
     static let replyControlMaximumNodes = 8
     static let replyControlMaximumBytes = 40
+    static let shortestReplyWord = replyWords.map(\.utf8.count).min() ?? 1
     static let threadMinimumComments = 3
 
     /// Marks every element that is or holds a reply control. Each control marks its ancestors up
@@ -26,7 +33,7 @@ extension Extractor {
     /// control is read for at most `replyControlMaximumNodes` nodes. The pass is linear in the page.
     func markReplyControls(in body: DNode) {
         body.forEachDescendant { node in
-            guard node.isElement, Self.replyControlTags.contains(node.tag), isReplyControl(node) else { return true }
+            guard node.isElement, Self.isReplyControlTag(node.tag), isReplyControl(node) else { return true }
             var current: DNode? = node
             while let element = current, element !== body, !element.holdsReplyControl {
                 element.holdsReplyControl = true
@@ -39,16 +46,18 @@ extension Extractor {
     private func isReplyControl(_ node: DNode) -> Bool {
         // An icon-only button names itself in its label.
         if let label = node.attribute("aria-label"), Self.isReplyWord(label) { return true }
-        var text = ""
+        // Measured first and joined only when short: most links on a page are headlines or menus.
+        var bytes = 0
         var nodes = 0
         node.forEachDescendant { child in
             nodes += 1
-            if child.kind == .text { text += child.text }
-            return nodes <= Self.replyControlMaximumNodes && text.utf8.count <= Self.replyControlMaximumBytes
+            if child.kind == .text { bytes += child.text.utf8.count }
+            return nodes <= Self.replyControlMaximumNodes && bytes <= Self.replyControlMaximumBytes
         }
         replyControlNodesVisited += nodes
-        guard nodes <= Self.replyControlMaximumNodes, text.utf8.count <= Self.replyControlMaximumBytes else { return false }
-        return Self.isReplyWord(text) && !isInsideSentence(node)
+        guard nodes <= Self.replyControlMaximumNodes, bytes <= Self.replyControlMaximumBytes,
+              bytes >= Self.shortestReplyWord else { return false }
+        return Self.isReplyWord(node.textContent) && !isInsideSentence(node)
     }
 
     /// "Please <a>reply</a> by post": a link in running text is a word of the sentence. A control
@@ -81,7 +90,7 @@ extension Extractor {
     /// and at least 80% of the children (the rest are the thread's heading, form or pager). Reads
     /// each child's mark once, so every container costs its number of children.
     func threadComments(_ node: DNode) -> [DNode] {
-        guard node.holdsReplyControl, !Self.replyControlTags.contains(node.tag) else { return [] }
+        guard node.holdsReplyControl, !Self.isReplyControlTag(node.tag) else { return [] }
         var children = 0
         var comments: [DNode] = []
         var child = node.firstElementChild
