@@ -1,3 +1,5 @@
+import OpenGraph
+
 /// Reader threads rendered into the page: fifteen comments of fifty words outscore a short
 /// article, as teaser rails did, and Readability.js only drops a thread whose class or id says
 /// "comment". Measured on the weighted fixture pages (page-weight.py adds a 15-comment thread with
@@ -44,8 +46,10 @@ extension Extractor {
     }
 
     private func isReplyControl(_ node: DNode) -> Bool {
+        // A link to another site (an embedded post's "reply" intent) answers somewhere else.
+        if node.tag == "a", isOffSiteLink(node.attribute("href")) { return false }
         // An icon-only button names itself in its label.
-        if let label = node.attribute("aria-label"), Self.isReplyWord(label) { return true }
+        if let label = node.attribute("aria-label"), Self.isReplyWord(label) { return !isInsideSentence(node) }
         // Measured first and joined only when short: most links on a page are headlines or menus.
         var bytes = 0
         var nodes = 0
@@ -58,6 +62,14 @@ extension Extractor {
         guard nodes <= Self.replyControlMaximumNodes, bytes <= Self.replyControlMaximumBytes,
               bytes >= Self.shortestReplyWord else { return false }
         return Self.isReplyWord(node.textContent) && !isInsideSentence(node)
+    }
+
+    /// A link with another host; in-page, relative and `javascript:` links are the page's own.
+    private func isOffSiteLink(_ href: String?) -> Bool {
+        guard let href, let siteHost, let authority = URLResolver.split(href.trimmingASCIIWhitespace()).authority else {
+            return false
+        }
+        return !Self.sameSite(Self.comparableHost(authority), siteHost)
     }
 
     /// "Please <a>reply</a> by post": a link in running text is a word of the sentence. A control

@@ -88,6 +88,15 @@ struct ReaderThreadTests {
         for index in 0..<4 { #expect(text.contains("Post number \(index)"), "post \(index)") }
     }
 
+    /// Posts from a social network rendered with their action links: "Reply" goes to the network.
+    @Test func embeddedPostsWithOffSiteReplyLinksStay() throws {
+        let posts = (0..<5).map { index in
+            "<div><p>Post number \(index) from the scene of the fire, with a picture of the ridge.</p><a href=\"https://social.example.org/intent/reply?to=\(index)\">Reply</a></div>"
+        }.joined()
+        let text = try Self.text("<article>\(fillerParagraphs(1))<div>\(posts)</div></article>")
+        for index in 0..<5 { #expect(text.contains("Post number \(index)"), "post \(index)") }
+    }
+
     @Test func twoCommentsAreNotAThread() throws {
         for (count, isThread) in [(2, false), (3, true)] {
             let items = (0..<count).map { Self.comment($0, style: "links") }.joined()
