@@ -10,6 +10,9 @@ public struct PageMetadata: Sendable, Equatable {
     public var siteName: String?
     public var publishedTime: String?
     public var imageURL: String?
+    /// The article object's `articleBody` (JSON-LD), untouched: plain text or markup, as the
+    /// publisher wrote it. Read only when the page's markup holds no article (client-rendered).
+    public var articleBody: String?
 
     public init(title: String? = nil, byline: String? = nil, excerpt: String? = nil, siteName: String? = nil,
                 publishedTime: String? = nil, imageURL: String? = nil) {

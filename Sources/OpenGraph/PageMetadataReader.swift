@@ -28,6 +28,7 @@ extension OpenGraph {
                                                   "description", "twitter:description"])
         result.siteName = jsonLD.siteName ?? first(["og:site_name"])
         result.publishedTime = jsonLD.publishedTime ?? first(["article:published_time", "parsely-pub-date"])
+        result.articleBody = jsonLD.articleBody
         result.title = result.title.map(HTMLEntities.decode)
         result.byline = result.byline.map(HTMLEntities.decode)
         result.excerpt = result.excerpt.map(HTMLEntities.decode)
@@ -86,6 +87,7 @@ extension OpenGraph {
         var excerpt: String?
         var siteName: String?
         var publishedTime: String?
+        var articleBody: String?
     }
 
     static func jsonLDMetadata(_ objects: [[String: Any]], htmlTitle: String) -> JSONLDFields {
@@ -112,6 +114,7 @@ extension OpenGraph {
             fields.siteName = TextScan.trimmingWhitespace(publisherName)
         }
         fields.publishedTime = (article["datePublished"] as? String).map(TextScan.trimmingWhitespace)
+        fields.articleBody = article["articleBody"] as? String
         return fields
     }
 }

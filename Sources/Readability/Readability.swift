@@ -112,17 +112,25 @@ final class Extractor {
         if metadata.title == nil || metadata.title?.isEmpty == true { metadata.title = cleanedTitle }
         articleTitle = metadata.title ?? ""
         if options.enhancedCleaning, let body { removeBoilerplateBeforeGrab(body) }
-        guard let content = grabArticle(), !arena.meter.exhausted else { return nil }
-        if options.enhancedCleaning { removeBoilerplateAfterGrab(content) }
-        simplifyNestedElements(content)
+        let grabbed = grabArticle()
         guard !arena.meter.exhausted else { return nil }
+        if let grabbed {
+            if options.enhancedCleaning { removeBoilerplateAfterGrab(grabbed) }
+            simplifyNestedElements(grabbed)
+            guard !arena.meter.exhausted else { return nil }
+        }
+        let serializer = ArticleSerializer(base: OpenGraph.baseURL(of: document, pageURL: url), options: options)
+        var content = grabbed
+        var output = grabbed.map(serializer.serialize)
+        if options.enhancedCleaning, let structured = structuredBody(insteadOf: output?.text) {
+            content = structured
+            output = serializer.serialize(structured)
+        }
+        guard let content, let output, !output.text.isEmpty else { return nil }
         var excerpt = metadata.excerpt
         if excerpt == nil || excerpt?.isEmpty == true {
             excerpt = content.elements("p").first.map { TextScan.trimmingWhitespace($0.textContent) }
         }
-        let base = OpenGraph.baseURL(of: document, pageURL: url)
-        let output = ArticleSerializer(base: base, options: options).serialize(content)
-        guard !output.text.isEmpty else { return nil }
         return ReadableArticle(
             title: TextCleaning.clean(articleTitle),
             byline: (metadata.byline ?? articleByline).map(TextCleaning.clean).flatMap { $0.isEmpty ? nil : $0 },

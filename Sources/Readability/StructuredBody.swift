@@ -1,0 +1,79 @@
+import HTMLDocument
+import OpenGraph
+
+/// Client-rendered pages: the markup is a shell (menu, an empty application root, a cookie notice,
+/// the footer) and the article arrives by script. Readability then keeps the longest text there
+/// is, the footer's legal notice, and that was stored as the article. Many publishers also put
+/// the whole text in the page's JSON-LD (`articleBody`, for search engines); when what the markup
+/// gave is not that article, the publisher's own text is used instead.
+///
+/// "Not that article" is judged by shared words, both ways: a page whose markup holds part of the
+/// text (a paywalled page's first paragraphs) or more than it (a live page whose `articleBody` is
+/// only the introduction) keeps what its markup shows. Only an extraction sharing little with
+/// `articleBody` either way, or none at all, is replaced.
+extension Extractor {
+    /// Shorter bodies are summaries or teasers, not articles.
+    static let structuredBodyMinimumWords = 80
+    /// Longer ones are not an article's text; the page limit (5 MB) bounds them anyway.
+    static let structuredBodyMaximumBytes = 1_000_000
+    /// Below this share of common words (of either side) the two are different texts.
+    static let sameTextShare = 0.5
+    /// Words shorter than this (UTF-8 bytes) are mostly function words any two texts share.
+    static let comparedWordMinimumBytes = 4
+
+    /// The `articleBody` as a tree to serialize, when it should replace `extracted`. Plain text is
+    /// compared before it is parsed: most pages that carry it need it not.
+    func structuredBody(insteadOf extracted: String?) -> DNode? {
+        guard let raw = metadata.articleBody, raw.utf8.count <= Self.structuredBodyMaximumBytes else { return nil }
+        let isMarkup = Self.looksLikeMarkup(raw)
+        var body: DNode?
+        if isMarkup {
+            body = parsedBody(raw)
+        }
+        guard let words = isMarkup ? body.map({ Self.wordCounts($0.textContent) }) : Self.wordCounts(raw),
+              Self.isDifferentArticle(words, from: extracted) else { return nil }
+        return body ?? parsedBody(Self.paragraphMarkup(plainText: raw))
+    }
+
+    /// Whether `words` (the structured body's) make an article that `extracted` is not.
+    static func isDifferentArticle(_ words: [Substring: Int], from extracted: String?) -> Bool {
+        let total = words.values.reduce(0, +)
+        guard total >= structuredBodyMinimumWords else { return false }
+        guard let extracted, !extracted.isEmpty else { return true }
+        let extractedWords = wordCounts(extracted)
+        let extractedTotal = extractedWords.values.reduce(0, +)
+        let shared = extractedWords.reduce(0) { $0 + min($1.value, words[$1.key] ?? 0) }
+        return Double(shared) < sameTextShare * Double(extractedTotal) && Double(shared) < sameTextShare * Double(total)
+    }
+
+    private func parsedBody(_ markup: String) -> DNode? {
+        var limits = HTMLParseLimits()
+        limits.maxBytes = Self.structuredBodyMaximumBytes * 5   // escaping `<` can grow the text
+        guard let parsed = try? HTMLDocument.parse(html: markup, limits: limits) else { return nil }
+        let root = arena.build(from: parsed)
+        return root.children.first { $0.tag == "html" }?.children.first { $0.tag == "body" }
+    }
+
+    /// Paragraph tags or line breaks in the text: some CMSs put the body's HTML in `articleBody`.
+    static func looksLikeMarkup(_ text: String) -> Bool {
+        let lowered = text.prefix(4096).lowercased()
+        return ["<p>", "<p ", "<br", "</p>", "<div"].contains { lowered.contains($0) }
+    }
+
+    /// Plain text as paragraphs, one per line. Only `<` is escaped: JSON-LD text is often
+    /// entity-encoded (`&amp;`, `&#8217;`), and the parse decodes those as a browser would.
+    static func paragraphMarkup(plainText text: String) -> String {
+        text.split(whereSeparator: \.isNewline).map { line in
+            "<p>" + line.replacingOccurrences(of: "<", with: "&lt;") + "</p>"
+        }.joined()
+    }
+
+    /// Lower-case words of at least `comparedWordMinimumBytes`, counted.
+    static func wordCounts(_ text: String) -> [Substring: Int] {
+        var counts: [Substring: Int] = [:]
+        for word in TextSimilarity.tokens(text) where word.utf8.count >= comparedWordMinimumBytes {
+            counts[word, default: 0] += 1
+        }
+        return counts
+    }
+}
