@@ -126,7 +126,11 @@ final class Extractor {
             content = structured
             output = serializer.serialize(structured)
         }
-        guard let content, let output, !output.text.isEmpty else { return nil }
+        guard let content, var output, !output.text.isEmpty else { return nil }
+        if options.enhancedCleaning, Self.isConsentNotice(output.text) {
+            guard let kept = withoutConsentNotice(content, serializer: serializer) else { return nil }
+            output = kept
+        }
         var excerpt = metadata.excerpt
         if excerpt == nil || excerpt?.isEmpty == true {
             excerpt = content.elements("p").first.map { TextScan.trimmingWhitespace($0.textContent) }
