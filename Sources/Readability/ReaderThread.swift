@@ -46,11 +46,8 @@ extension Extractor {
     }
 
     private func isReplyControl(_ node: DNode) -> Bool {
-        // A link to another site (an embedded post's "reply" intent) answers somewhere else.
-        if node.tag == "a", isOffSiteLink(node.attribute("href")) { return false }
-        // An icon-only button names itself in its label.
-        if let label = node.attribute("aria-label"), Self.isReplyWord(label) { return !isInsideSentence(node) }
-        // Measured first and joined only when short: most links on a page are headlines or menus.
+        // What it says is measured first, and read only when short: most links on a page are
+        // headlines or menu entries, and nothing else about them is looked at then.
         var bytes = 0
         var nodes = 0
         node.forEachDescendant { child in
@@ -59,9 +56,15 @@ extension Extractor {
             return nodes <= Self.replyControlMaximumNodes && bytes <= Self.replyControlMaximumBytes
         }
         replyControlNodesVisited += nodes
-        guard nodes <= Self.replyControlMaximumNodes, bytes <= Self.replyControlMaximumBytes,
-              bytes >= Self.shortestReplyWord else { return false }
-        return Self.isReplyWord(node.textContent) && !isInsideSentence(node)
+        guard nodes <= Self.replyControlMaximumNodes, bytes <= Self.replyControlMaximumBytes else { return false }
+        let saysReply = bytes >= Self.shortestReplyWord
+            ? Self.isReplyWord(node.textContent)
+            // An icon-only button names itself in its label.
+            : node.attribute("aria-label").map(Self.isReplyWord) ?? false
+        guard saysReply else { return false }
+        // A link to another site (an embedded post's "reply" intent) answers somewhere else.
+        if node.tag == "a", isOffSiteLink(node.attribute("href")) { return false }
+        return !isInsideSentence(node)
     }
 
     /// A link with another host; in-page, relative and `javascript:` links are the page's own.
