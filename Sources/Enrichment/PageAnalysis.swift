@@ -30,6 +30,13 @@ public struct PageAnalysis: Sendable, Equatable {
         let pageURL = pageURL ?? OpenGraph.declaredURL(in: document) ?? "https://localhost/"
         let article = Readability.extract(from: document, url: pageURL,
                                           options: ReadabilityOptions(maxTextLength: maxTextLength, includeHTML: includeHTML))
+        if ErrorPage.isErrorPage(document, articleText: article?.text) {
+            // Nothing of a "page not found" page describes the article: not its apology, not its
+            // share picture (the site's logo), not its language beyond what the feed said.
+            let language = LanguageTagger.decide(title: title ?? "", summary: summary, body: nil,
+                                                 configured: configuredLanguage, detectionEnabled: detectLanguage)
+            return PageAnalysis(imageURL: nil, article: nil, language: language, metadata: PageMetadata(title: document.title))
+        }
         var metadata: PageMetadata
         var bodyText = article?.text
         if let article {
