@@ -18,13 +18,15 @@ enum ErrorPage {
     ]
     /// An apology and a pointer to the search fit in this; an article brief does not.
     static let maximumTextLength = 600
+    static let headingLength = 200
 
     static func isErrorPage(_ document: HTMLDocument, articleText: String?) -> Bool {
         if let articleText, articleText.count > maximumTextLength { return false }
         var headings = document.elements(named: "h1").prefix(3).map { document.textContent(of: $0) }
         if let title = document.title { headings.append(title) }
         return headings.contains { heading in
-            let lowered = heading.lowercased()
+            // A title is a line: a hostile heading holding the whole page is read no further.
+            let lowered = heading.prefix(headingLength).lowercased()
             return phrases.contains { lowered.contains($0) }
         }
     }
