@@ -87,6 +87,29 @@ public final class LoopbackHTTPServer: Sendable {
 
     public enum ServerError: Error { case socket, bind }
 
+    /// A loopback port nothing listens on, for "connection refused" tests. Below the kernel's
+    /// ephemeral range (32768 up): a port the kernel handed out and took back can be handed to
+    /// another test's listener at once, and such a test then reached that listener (seen once in
+    /// a CI run). Nothing binds these ports but tests that name them. 25000-29999 here; the
+    /// metrics server's own test uses 20000-24999.
+    public static func closedPort() throws -> Int {
+        let first = Int.random(in: 25_000...29_000)
+        for port in first..<(first + 1_000) {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw ServerError.socket }
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            address.sin_addr = in_addr(s_addr: inet_addr("127.0.0.1"))
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            if bound == 0 { return port }   // free: closed again by the defer, never listened on
+        }
+        throw ServerError.bind
+    }
+
     public var base: String { "http://127.0.0.1:\(port)" }
 
     public func hits(_ path: String) -> Int { stats.withLock { $0.hits[path, default: 0] } }

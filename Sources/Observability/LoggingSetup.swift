@@ -18,7 +18,7 @@ public enum LoggingSetup {
                                    metadataProvider: Logger.MetadataProvider? = nil,
                                    output: LogOutput = .standardError) -> LineLogHandler {
         LineLogHandler(label: label, format: format, level: level, options: options,
-                       metadata: ["run_id": .string(runID)], metadataProvider: metadataProvider,
+                       metadataProvider: metadataProvider, runID: runID,
                        output: output)
     }
 }

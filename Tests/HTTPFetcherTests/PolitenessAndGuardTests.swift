@@ -70,10 +70,7 @@ struct PolitenessIntegrationTests {
     }
 
     @Test func closedPortIsRefused() async throws {
-        // Bind an ephemeral port and close it again so nothing listens there.
-        let server = try LoopbackHTTPServer(routes: [:])
-        let port = server.port
-        server.stop()
+        let port = try LoopbackHTTPServer.closedPort()
         let fetcher = HTTPFetcher(configuration: localConfiguration())
         #expect(await failure(fetcher, FetchRequest(url: "http://127.0.0.1:\(port)/", kind: .feed)) == .refused(host: "127.0.0.1"))
     }

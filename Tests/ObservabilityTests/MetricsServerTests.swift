@@ -256,17 +256,35 @@ func body(_ response: String) -> String {
         }
     }
 
+    /// On a port below the kernel's ephemeral range: a port the kernel handed out (port 0) can be
+    /// handed to another test's listener as soon as this one closes it, and the connect after
+    /// `stop` then reached that listener instead of being refused (seen once in a CI run).
+    /// Nothing binds these ports but tests that name them, and no outgoing connection takes one
+    /// as its source port.
     @Test func stopClosesTheListenerAndStartTwiceIsRefused() throws {
-        let server = MetricsServer(address: try MetricsAddress(parsing: "127.0.0.1:0"),
-                                   exposition: { "" }, readiness: { .ready })
-        try server.start()
+        let server = try Self.serverOnAPortBelowTheEphemeralRange()
         #expect(throws: MetricsServerError.alreadyStarted) { try server.start() }
         let port = try #require(server.boundPort)
+        #expect(port < 32_768)
         #expect(statusLine(try get(port: port, "/healthz")) == "HTTP/1.1 200 OK")
         server.stop()
         #expect(server.boundPort == nil)
         #expect(throws: POSIXError.self) { try get(port: port, "/healthz") }
         server.stop()  // idempotent
+    }
+
+    /// A started server on the first free port from a random point of 20000-24999 (the fetcher's
+    /// refused-connection test takes its ports from 25000-29999).
+    static func serverOnAPortBelowTheEphemeralRange() throws -> MetricsServer {
+        let first = UInt16.random(in: 20_000...24_000)
+        for port in first..<(first + 1_000) {
+            let server = MetricsServer(address: try MetricsAddress(host: "127.0.0.1", port: port),
+                                       exposition: { "" }, readiness: { .ready })
+            let started = Result { () throws(MetricsServerError) in try server.start() }
+            guard case .failure(let failure) = started else { return server }
+            guard case .system(_, let code) = failure, code == EADDRINUSE else { throw failure }
+        }
+        throw POSIXError(.EADDRINUSE)
     }
 
     @Test func bindFailureIsReported() throws {
