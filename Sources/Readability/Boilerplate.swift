@@ -148,10 +148,12 @@ extension Extractor {
         "download the", "get the latest", "join our", "don't miss", "don’t miss", "trending", "most read",
         "you may also like", "you might also like", "continue reading", "sponsored", "loading", "share on",
         "share via", "tweet this", "email this", "print this", "skip to", "advertising", "support our journalism",
-        "already a subscriber", "create an account", "log in", "sign in",
+        "already a subscriber", "create an account", "log in", "sign in", "up next", "next story", "next article",
+        "read next",
     ]
 
     func removeBoilerplateAfterGrab(_ content: DNode) {
+        removeOtherStories(content)
         for block in content.elements(["p", "li", "div", "h2", "h3", "h4", "h5", "h6", "figure", "ul", "ol"]).reversed()
         where block.parent != nil {
             let length = block.innerTextLength

@@ -216,10 +216,12 @@ final class DNode {
     func elements(_ tag: String) -> [DNode] { elements([tag]) }
 
     /// The first descendant element named `tag`, in document order; the walk stops there.
-    func firstElement(_ tag: String) -> DNode? {
+    func firstElement(_ tag: String) -> DNode? { firstElement { $0.tag == tag } }
+
+    func firstElement(where predicate: (DNode) -> Bool) -> DNode? {
         var found: DNode?
         forEachDescendant { node in
-            if node.kind == .element, node.tag == tag { found = node; return false }
+            if node.kind == .element, predicate(node) { found = node; return false }
             return true
         }
         return found

@@ -48,6 +48,7 @@ extension Extractor {
     func prepareNodes() -> [DNode] {
         var elementsToScore: [DNode] = []
         var shouldRemoveTitleHeader = true
+        titleStory = nil
         let stripUnlikelyCandidates = flags.contains(.stripUnlikelys)
         var node = documentElement
 
@@ -67,6 +68,7 @@ extension Extractor {
             }
             if shouldRemoveTitleHeader && headerDuplicatesTitle(current) {
                 shouldRemoveTitleHeader = false
+                titleStory = nearestAncestor(of: current, tag: "article")
                 node = removeAndGetNext(current)
                 continue
             }

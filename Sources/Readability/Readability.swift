@@ -80,6 +80,9 @@ final class Extractor {
     var teaserNodesVisited = 0
     /// Nodes the reply-control search looked at (`markReplyControls`); read by its worst-case test.
     var replyControlNodesVisited = 0
+    /// The `<article>` the page's title heading stood in, before that heading was removed as a
+    /// repeat of the title (see `removeOtherStories`).
+    var titleStory: DNode?
     /// The page's comparable host (see `isSiteLink`); nil when the URL has none.
     lazy var siteHost: String? = URLResolver.split(url).authority.map(Self.comparableHost)
 

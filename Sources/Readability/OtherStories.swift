@@ -1,0 +1,40 @@
+import OpenGraph
+
+/// Pages that render the next story below the article ("Up next", infinite scroll): the two
+/// stories are sibling `<article>` elements, Readability's sibling merge joins them (the second
+/// scores like the first), and both were stored as one article's text. The page's own story is
+/// the `<article>` its title heading stood in; beside it, at most two other `<article>`s, each
+/// with a headline (`h1`/`h2`) of its own and at least three paragraphs, are other stories.
+/// Live-blog entries are `<article>`s too, but they sit inside the titled one, or come many.
+extension Extractor {
+    /// Below this (Readability's own measure, either way round) a heading names another story.
+    static let otherHeadlineSimilarity = 0.5
+    static let otherStoryMinimumParagraphs = 3
+    /// More `<article>`s than this side by side are entries of one page (a live blog, a list).
+    static let maximumStoriesSideBySide = 3
+
+    func removeOtherStories(_ content: DNode) {
+        guard let titleStory, !articleTitle.isEmpty else { return }
+        let stories = content.elements("article").filter { nearestAncestor(of: $0, tag: "article", within: content) == nil }
+        guard stories.count >= 2, stories.count <= Self.maximumStoriesSideBySide,
+              stories.contains(where: { $0 === titleStory }) else { return }
+        for story in stories where story !== titleStory {
+            guard let heading = story.firstElement(where: { $0.tag == "h1" || $0.tag == "h2" }) else { continue }
+            let headline = TextCleaning.clean(heading.textContent)
+            let similarity = max(TextSimilarity.similarity(articleTitle, headline), TextSimilarity.similarity(headline, articleTitle))
+            if similarity < Self.otherHeadlineSimilarity, story.countElements("p") >= Self.otherStoryMinimumParagraphs {
+                story.remove()
+            }
+        }
+    }
+
+    /// The closest ancestor named `tag`, below `root` when one is given.
+    func nearestAncestor(of node: DNode, tag: String, within root: DNode? = nil) -> DNode? {
+        var ancestor = node.parent
+        while let current = ancestor, current !== root {
+            if current.tag == tag { return current }
+            ancestor = current.parent
+        }
+        return nil
+    }
+}

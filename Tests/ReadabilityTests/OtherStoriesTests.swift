@@ -1,0 +1,57 @@
+import Testing
+@testable import Readability
+
+/// The next story rendered below the article ("Up next"): two sibling `<article>`s that the
+/// sibling merge joined, so two stories were stored as one. Live blogs, whose entries are
+/// `<article>`s too, and articles with a short related card keep everything.
+struct OtherStoriesTests {
+    static let title = "Harbour logs reveal forgotten shipwrecks"
+    static let next = "School roof to be replaced over the summer"
+    static let schoolParagraphs = [
+        "The council has approved a plan to replace the roof of the primary school over the summer holidays, after pupils spent much of the winter in temporary classrooms.",
+        "Contractors will begin work the day after term ends, and the council said the building would be ready for the new school year in September, weather permitting.",
+        "Parents had campaigned for the repairs since a storm damaged the roof in November, forcing the closure of four classrooms and the school hall for several months.",
+        "The head teacher said staff and pupils were relieved and thanked parents for their patience while the school made do with portable buildings in the playground.",
+    ]
+
+    static func story(_ headline: String, _ paragraphs: [String], heading: String = "h1") -> String {
+        "<article><\(heading)>\(headline)</\(heading)><p>By Staff Reporter</p>" + paragraphs.map { "<p>\($0)</p>" }.joined() + "</article>"
+    }
+
+    static func text(_ body: String) throws -> String {
+        let html = "<html><head><title>\(title) | Coast Courier</title></head><body><main>\(body)</main></body></html>"
+        return try #require(try extract(html, url: "https://www.coastcourier.example/news/harbour")).text
+    }
+
+    @Test func theNextStoryIsNotJoinedToTheArticle() throws {
+        let text = try Self.text(Self.story(Self.title, Array(filler.prefix(4))) + "<div><p>Up next</p></div>"
+            + Self.story(Self.next, Self.schoolParagraphs, heading: "h2"))
+        #expect(text.contains(filler[0]) && text.contains(filler[3]))
+        #expect(!text.contains("primary school") && !text.contains("Up next"))
+    }
+
+    /// A live page: the entries sit inside the titled article.
+    @Test func liveEntriesInsideTheTitledArticleStay() throws {
+        let entries = (0..<3).map { index in
+            "<article><h2>Update \(index): the search widens</h2><p>\(filler[index])</p><p>\(filler[index + 1])</p><p>\(filler[(index + 2) % 4])</p></article>"
+        }.joined()
+        let text = try Self.text("<article><h1>\(Self.title)</h1><p>\(filler[3])</p>\(entries)</article>")
+        for index in 0..<3 { #expect(text.contains("Update \(index)"), "entry \(index)") }
+    }
+
+    /// A live page whose title has an `<article>` of its own, with many entries beside it.
+    @Test func manyEntriesBesideTheTitledArticleStay() throws {
+        let entries = (0..<5).map { index in
+            "<article><h2>Update \(index): the search widens</h2><p>\(filler[index % 4])</p><p>\(filler[(index + 1) % 4])</p><p>\(filler[(index + 2) % 4])</p></article>"
+        }.joined()
+        let text = try Self.text("<article><h1>\(Self.title)</h1><p>\(filler[3])</p></article>\(entries)")
+        for index in 0..<5 { #expect(text.contains("Update \(index)"), "entry \(index)") }
+    }
+
+    /// The second part of the same story, headed much like it, stays.
+    @Test func aContinuationWithTheSameHeadlineStays() throws {
+        let text = try Self.text(Self.story(Self.title, Array(filler.prefix(3)))
+            + Self.story("Harbour logs reveal forgotten shipwrecks, part two", Self.schoolParagraphs, heading: "h2"))
+        #expect(text.contains(filler[0]) && text.contains("primary school"))
+    }
+}
