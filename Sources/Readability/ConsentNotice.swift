@@ -17,8 +17,8 @@ extension Extractor {
     ]
     /// A notice is a few paragraphs; an article about consent rules that quotes one is longer.
     static let consentNoticeMaximumWords = 400
-    static let consentBlockTags: Set<String> = ["p", "li", "blockquote", "div", "h2", "h3", "h4", "h5", "h6"]
-    static let blockContainerTags: Set<String> = ["p", "div", "li", "ul", "ol", "section", "article", "table", "blockquote"]
+    static let consentBlockTags = ["p", "li", "blockquote", "div", "h2", "h3", "h4", "h5", "h6"]
+    static let blockContainerTags = ["p", "div", "li", "ul", "ol", "section", "article", "table", "blockquote"]
 
     static func isConsentNotice(_ text: String) -> Bool {
         // Longer than any 400 words, or never naming cookies: an article, looked at no further
@@ -35,13 +35,21 @@ extension Extractor {
         TextScan.contains(text, "ookie") || TextScan.contains(text, "OOKIE")
     }
 
-    /// The content without the notice's blocks (those naming cookies or using a notice's phrase,
-    /// with a short heading right before them); nil when too little is left for an article.
+    /// The content without the notice's innermost blocks that name cookies or use a notice's
+    /// phrase (with a short heading right before them); nil when too little is left for an article.
     func withoutConsentNotice(_ content: DNode, serializer: ArticleSerializer) -> ArticleSerializer.Output? {
-        let blocks = content.elements(Array(Self.consentBlockTags)).filter { block in
-            // Innermost blocks only: a wrapper of the whole article also "names cookies".
-            !(block.tag == "div" && block.hasDescendant { Self.blockContainerTags.contains($0.tag) })
+        // Innermost blocks only: a wrapper of the whole article also "names cookies", and reading
+        // every nested block's text would read a deep list once per level. Every block marks its
+        // ancestors up to the first one already marked, so each element is marked once, and the
+        // innermost blocks' texts do not overlap (a test counts the steps on a deep list).
+        var holdsBlock = Set<ObjectIdentifier>()
+        for block in content.elements(Self.blockContainerTags) {
+            var ancestor = block.parent
+            while let current = ancestor, current !== content, holdsBlock.insert(ObjectIdentifier(current)).inserted {
+                ancestor = current.parent
+            }
         }
+        let blocks = content.elements(Self.consentBlockTags).filter { !holdsBlock.contains(ObjectIdentifier($0)) }
         for block in blocks where block.parent != nil && Self.speaksOfConsent(block.textContent) {
             removeShortHeading(before: block)
             block.remove()

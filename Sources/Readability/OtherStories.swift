@@ -14,9 +14,9 @@ extension Extractor {
     static let maximumStoriesSideBySide = 3
 
     func removeOtherStories(_ content: DNode) {
-        guard let titleStory, !articleTitle.isEmpty else { return }
-        let stories = content.elements("article").filter { nearestAncestor(of: $0, tag: "article", within: content) == nil }
-        guard stories.count >= 2, stories.count <= Self.maximumStoriesSideBySide,
+        guard let titleStory, !articleTitle.isEmpty,
+              let stories = outermostArticles(in: content, atMost: Self.maximumStoriesSideBySide),
+              stories.count >= 2,
               stories.contains(where: { $0 === titleStory }) else { return }
         for story in stories where story !== titleStory {
             guard let heading = story.firstElement(where: { $0.tag == "h1" || $0.tag == "h2" }) else { continue }
@@ -28,10 +28,27 @@ extension Extractor {
         }
     }
 
-    /// The closest ancestor named `tag`, below `root` when one is given.
-    func nearestAncestor(of node: DNode, tag: String, within root: DNode? = nil) -> DNode? {
+    /// The `<article>`s of `content` not inside another one, or nil past `limit`. One walk that
+    /// skips each article's inside and stops at the first one too many: linear, however the
+    /// page nests or repeats them.
+    func outermostArticles(in content: DNode, atMost limit: Int) -> [DNode]? {
+        var found: [DNode] = []
+        var cursor = content.following(within: content)
+        while let node = cursor {
+            let isArticle = node.isElement && node.tag == "article"
+            if isArticle {
+                found.append(node)
+                if found.count > limit { return nil }
+            }
+            cursor = node.following(within: content, skipChildren: isArticle)
+        }
+        return found
+    }
+
+    /// The closest ancestor named `tag`.
+    func nearestAncestor(of node: DNode, tag: String) -> DNode? {
         var ancestor = node.parent
-        while let current = ancestor, current !== root {
+        while let current = ancestor {
             if current.tag == tag { return current }
             ancestor = current.parent
         }

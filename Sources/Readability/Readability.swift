@@ -94,7 +94,12 @@ final class Extractor {
     }
 
     var documentElement: DNode? { root.children.first { $0.tag == "html" } }
-    var body: DNode? { documentElement?.children.first { $0.tag == "body" } }
+    var body: DNode? { Self.bodyElement(of: root) }
+
+    /// The `<body>` of a tree built from a parsed document (the page's, or a JSON-LD body's).
+    static func bodyElement(of root: DNode) -> DNode? {
+        root.children.first { $0.tag == "html" }?.children.first { $0.tag == "body" }
+    }
 
     /// Builds the working tree and runs the document preparation steps; returns the body.
     func preparedBody() -> DNode? {

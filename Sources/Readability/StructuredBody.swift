@@ -50,8 +50,7 @@ extension Extractor {
         var limits = HTMLParseLimits()
         limits.maxBytes = Self.structuredBodyMaximumBytes * 5   // escaping `<` can grow the text
         guard let parsed = try? HTMLDocument.parse(html: markup, limits: limits) else { return nil }
-        let root = arena.build(from: parsed)
-        return root.children.first { $0.tag == "html" }?.children.first { $0.tag == "body" }
+        return Self.bodyElement(of: arena.build(from: parsed))
     }
 
     /// Paragraph tags or line breaks in the text: some CMSs put the body's HTML in `articleBody`.
@@ -64,7 +63,7 @@ extension Extractor {
     /// entity-encoded (`&amp;`, `&#8217;`), and the parse decodes those as a browser would.
     static func paragraphMarkup(plainText text: String) -> String {
         text.split(whereSeparator: \.isNewline).map { line in
-            "<p>" + line.replacingOccurrences(of: "<", with: "&lt;") + "</p>"
+            "<p>" + line.replacing("<", with: "&lt;") + "</p>"
         }.joined()
     }
 

@@ -1,4 +1,5 @@
 import Testing
+import HTMLDocument
 @testable import Readability
 
 /// A consent manager's page served instead of the article: no article, so the row keeps its
@@ -59,5 +60,23 @@ struct ConsentNoticeTests {
         #expect(!Extractor.isConsentNotice("Our partners use your consent."), "no cookie")
         let long = String(repeating: "The council met again on Tuesday. ", count: 80)
         #expect(!Extractor.isConsentNotice(long + "Our partners set cookies with your consent."), "too long for a notice")
+    }
+}
+
+extension ConsentNoticeTests {
+    /// A list nested 240 deep with the notice at its bottom: reading each level's text would read
+    /// the list once per level (about 29,000 steps). Only the innermost blocks are read.
+    @Test func aDeepListIsReadOnce() throws {
+        let notice = "Our partners set cookies on your device with your consent, and you can change your preferences."
+        let list = String(repeating: "<ul><li>", count: 240) + notice + String(repeating: "</li></ul>", count: 240)
+        let html = "<html><head><title>Privacy</title></head><body><div>\(list)</div></body></html>"
+        let extractor = Extractor(document: try HTMLDocument.parse(html: html), url: Self.url, options: .init())
+        let body = try #require(extractor.body)
+        let elements = body.elements(["ul", "li", "div"]).count
+        #expect(elements >= 480)
+        let before = extractor.arena.meter.visits
+        let serializer = ArticleSerializer(base: Self.url, options: .init())
+        #expect(extractor.withoutConsentNotice(body, serializer: serializer) == nil, "nothing but the notice")
+        #expect(extractor.arena.meter.visits - before <= 4 * elements)
     }
 }

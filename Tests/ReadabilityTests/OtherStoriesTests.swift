@@ -1,4 +1,5 @@
 import Testing
+import HTMLDocument
 @testable import Readability
 
 /// The next story rendered below the article ("Up next"): two sibling `<article>`s that the
@@ -53,5 +54,25 @@ struct OtherStoriesTests {
         let text = try Self.text(Self.story(Self.title, Array(filler.prefix(3)))
             + Self.story("Harbour logs reveal forgotten shipwrecks, part two", Self.schoolParagraphs, heading: "h2"))
         #expect(text.contains(filler[0]) && text.contains("primary school"))
+    }
+}
+
+extension OtherStoriesTests {
+    /// Thousands of `<article>`s side by side, and a tower of nested ones: the walk stops at the
+    /// fourth side-by-side one and never enters an article, so it is never quadratic.
+    @Test func articlesAreCountedInOneShortWalk() throws {
+        let manyHtml = "<html><body>" + String(repeating: "<article><p>\(filler[0])</p></article>", count: 5_000) + "</body></html>"
+        let many = Extractor(document: try HTMLDocument.parse(html: manyHtml), url: "https://x.example/", options: .init())
+        let manyBody = try #require(many.body)
+        var before = many.arena.meter.visits
+        #expect(many.outermostArticles(in: manyBody, atMost: 3) == nil)
+        #expect(many.arena.meter.visits - before <= 20, "stops at the fourth article")
+
+        let towerHtml = "<html><body>" + String(repeating: "<article><p>x</p>", count: 480) + String(repeating: "</article>", count: 480) + "</body></html>"
+        let tower = Extractor(document: try HTMLDocument.parse(html: towerHtml), url: "https://x.example/", options: .init())
+        let towerBody = try #require(tower.body)
+        before = tower.arena.meter.visits
+        #expect(tower.outermostArticles(in: towerBody, atMost: 3)?.count == 1)
+        #expect(tower.arena.meter.visits - before <= 5, "the outer article's inside is skipped")
     }
 }

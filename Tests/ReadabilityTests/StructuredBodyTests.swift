@@ -103,3 +103,13 @@ struct StructuredBodyTests {
         #expect(!Extractor.isDifferentArticle(Extractor.wordCounts(Self.paragraphs[0]), from: nil), "too short to be an article")
     }
 }
+
+extension StructuredBodyTests {
+    /// Over 1 MB is no article's text: it is not compared, not parsed, not used.
+    @Test func anOversizedBodyIsIgnored() throws {
+        let huge = String(repeating: Self.paragraphs[0] + "\n", count: 6_000)
+        #expect(huge.utf8.count > Extractor.structuredBodyMaximumBytes)
+        let article = try extract(Self.page(articleBody: huge), url: Self.url)
+        #expect(article?.text.contains("repair quay number") != true)
+    }
+}
