@@ -31,22 +31,20 @@ struct OtherStoriesTests {
         #expect(!text.contains("primary school") && !text.contains("Up next"))
     }
 
-    /// A live page: the entries sit inside the titled article.
-    @Test func liveEntriesInsideTheTitledArticleStay() throws {
-        let entries = (0..<3).map { index in
-            "<article><h2>Update \(index): the search widens</h2><p>\(filler[index])</p><p>\(filler[index + 1])</p><p>\(filler[(index + 2) % 4])</p></article>"
-        }.joined()
-        let text = try Self.text("<article><h1>\(Self.title)</h1><p>\(filler[3])</p>\(entries)</article>")
-        for index in 0..<3 { #expect(text.contains("Update \(index)"), "entry \(index)") }
-    }
-
-    /// A live page whose title has an `<article>` of its own, with many entries beside it.
-    @Test func manyEntriesBesideTheTitledArticleStay() throws {
-        let entries = (0..<5).map { index in
+    /// Live-page entries, each an `<article>` with an `h2` and three paragraphs.
+    static func entries(_ count: Int) -> String {
+        (0..<count).map { index in
             "<article><h2>Update \(index): the search widens</h2><p>\(filler[index % 4])</p><p>\(filler[(index + 1) % 4])</p><p>\(filler[(index + 2) % 4])</p></article>"
         }.joined()
-        let text = try Self.text("<article><h1>\(Self.title)</h1><p>\(filler[3])</p></article>\(entries)")
-        for index in 0..<5 { #expect(text.contains("Update \(index)"), "entry \(index)") }
+    }
+
+    /// Live pages keep their entries: three inside the titled article, or five beside it (the
+    /// titled article with its own `<article>`).
+    @Test(arguments: [(3, true), (5, false)])
+    func liveEntriesStay(_ count: Int, inside: Bool) throws {
+        let titled = "<article><h1>\(Self.title)</h1><p>\(filler[3])</p>"
+        let text = try Self.text(inside ? titled + Self.entries(count) + "</article>" : titled + "</article>" + Self.entries(count))
+        for index in 0..<count { #expect(text.contains("Update \(index)"), "entry \(index)") }
     }
 
     /// The second part of the same story, headed much like it, stays.

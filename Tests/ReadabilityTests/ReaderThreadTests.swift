@@ -60,41 +60,32 @@ struct ReaderThreadTests {
         #expect(!text.contains("Comment 5 says") && !text.contains("Replies"))
     }
 
-    /// Letters to the editor have authors and several paragraphs, and no reply control.
-    @Test func lettersToTheEditorStay() throws {
-        let letters = (0..<6).map { index in
+    /// Lists that look like threads but are the article's own, each item carrying `marker N`:
+    /// - letters to the editor: authors and paragraphs, no reply control;
+    /// - answers saying "reply" inside a sentence: text, not a control;
+    /// - embedded posts with reply links between the article's paragraphs: most children are
+    ///   paragraphs, so the container is no thread;
+    /// - posts from a social network whose "Reply" goes to the network.
+    static let articlesOwnLists: [(name: String, marker: String, count: Int, body: String)] = [
+        ("letters to the editor", "Letter writer", 6, "<article><p>\(filler[1])</p>" + (0..<6).map { index in
             "<div><p>\(filler[index % 4])</p><p><b>Letter writer \(index)</b>, Carver Falls</p></div>"
-        }.joined()
-        let text = try Self.text("<article><p>\(filler[1])</p>\(letters)</article>")
-        for index in 0..<6 { #expect(text.contains("Letter writer \(index)"), "letter \(index)") }
-    }
-
-    /// "Reply" inside an answer's sentence is text, not a control.
-    @Test func answersThatSayReplyInASentenceStay() throws {
-        let answers = (0..<5).map { index in
+        }.joined() + "</article>"),
+        ("answers saying reply in a sentence", "Question", 5, "<article><p>\(filler[0])</p><ul>" + (0..<5).map { index in
             "<li><p>\(filler[index % 4])</p><p>Question \(index): <a href=\"/faq/\(index)\">reply</a> to the council by post, says the guide.</p></li>"
-        }.joined()
-        let text = try Self.text("<article><p>\(filler[0])</p><ul>\(answers)</ul></article>")
-        for index in 0..<5 { #expect(text.contains("Question \(index)"), "answer \(index)") }
-    }
-
-    /// Embedded posts with reply links, between the article's paragraphs: most children are
-    /// paragraphs, so the container is no thread.
-    @Test func embedsBetweenParagraphsStay() throws {
-        let body = (0..<4).map { index in
+        }.joined() + "</ul></article>"),
+        ("embeds between paragraphs", "Post number", 4, "<article>" + (0..<4).map { index in
             "<p>\(filler[index])</p><blockquote><p>Post number \(index) from the scene of the fire.</p><a href=\"#\(index)\">Reply</a></blockquote>"
-        }.joined()
-        let text = try Self.text("<article>\(body)</article>")
-        for index in 0..<4 { #expect(text.contains("Post number \(index)"), "post \(index)") }
-    }
-
-    /// Posts from a social network rendered with their action links: "Reply" goes to the network.
-    @Test func embeddedPostsWithOffSiteReplyLinksStay() throws {
-        let posts = (0..<5).map { index in
+        }.joined() + "</article>"),
+        ("embedded posts replying off-site", "Post number", 5, "<article>\(fillerParagraphs(1))<div>" + (0..<5).map { index in
             "<div><p>Post number \(index) from the scene of the fire, with a picture of the ridge.</p><a href=\"https://social.example.org/intent/reply?to=\(index)\">Reply</a></div>"
-        }.joined()
-        let text = try Self.text("<article>\(fillerParagraphs(1))<div>\(posts)</div></article>")
-        for index in 0..<5 { #expect(text.contains("Post number \(index)"), "post \(index)") }
+        }.joined() + "</div></article>"),
+    ]
+
+    @Test(arguments: articlesOwnLists.indices)
+    func theArticlesOwnListsStay(_ index: Int) throws {
+        let list = Self.articlesOwnLists[index]
+        let text = try Self.text(list.body)
+        for item in 0..<list.count { #expect(text.contains("\(list.marker) \(item)"), "\(list.name): item \(item)") }
     }
 
     @Test func twoCommentsAreNotAThread() throws {
