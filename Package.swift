@@ -32,8 +32,9 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", providers: [.apt(["libxml2-dev"])]),
         .target(name: "CLibXML2Functions", dependencies: ["CLibXML2", "CLazyLoad"],
                 cSettings: [.unsafeFlags(libxml2Headers)]),
-        .systemLibrary(name: "CGumbo", path: "Sources/CGumbo", pkgConfig: "gumbo",
-                       providers: [.apt(["libgumbo-dev"])]),
+        // gumbo is opened on first use too (CGumboGuard/gumbo_functions.c): no pkg-config, whose
+        // `-lgumbo` would load it at every start; gumbo.h is in the default include path.
+        .systemLibrary(name: "CGumbo", path: "Sources/CGumbo", providers: [.apt(["libgumbo-dev"])]),
         // glibc's mallopt, for the batch modes (DumpArticleMode.keepFreedMemory).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
@@ -75,15 +76,14 @@ let package = Package(
         // HTML with gumbo: charset detection, limits, a flat node tree freed right after parsing.
         .target(name: "HTMLDocument", dependencies: ["CGumbo", "CGumboGuard", "WebText"]),
         // gumbo run with counted allocations: abandoned past its memory or CPU budget.
-        .target(name: "CGumboGuard", dependencies: ["CGumbo"]),
+        .target(name: "CGumboGuard", dependencies: ["CGumbo", "CLazyLoad"]),
         // og:image and page metadata from the head, JSON-LD included.
         .target(name: "OpenGraph", dependencies: ["HTMLDocument", "CanonicalURL", "WebText", "PulseModel"]),
         // Mozilla Readability's algorithm on the gumbo tree, plus measured improvements.
         .target(name: "Readability", dependencies: ["HTMLDocument", "OpenGraph", "PulseModel"]),
-        // The only C++ in the project: extern "C" forwarders over CLD2 (Debian libcld2-dev).
-        // libcld2_full holds only the full (~160-language) tables; listed before libcld2 (code and
-        // small tables) so its tables take precedence at load time.
-        .target(name: "CCLD2", linkerSettings: [.linkedLibrary("cld2_full"), .linkedLibrary("cld2")]),
+        // The only C++ in the project: extern "C" forwarders over CLD2 (Debian libcld2-dev), which
+        // is opened on first use with its full (~160-language) tables (pulse_cld2.cc says how).
+        .target(name: "CCLD2", dependencies: ["CLazyLoad"]),
         // Per-article language: title + summary + body start with CLD2, else the source's language.
         .target(name: "LanguageTagger", dependencies: ["CCLD2", "PulseModel"]),
         // One page fetch per article: og:image, readable body, language; used by ingest and --backfill.
@@ -118,6 +118,7 @@ let package = Package(
         .executableTarget(name: "pulse-ingest", dependencies: [
             "CMalloc", "Postgres", "Migrations", "ArticleStore", "PulseModel", "PulseConfig", "Ingestion",
             "FeedParser", "HTTPFetcher", "AddressPolicy", "Daemon", "Scheduler", "Observability", "SystemdNotify", "Enrichment",
+            "LanguageTagger", "HTMLDocument",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

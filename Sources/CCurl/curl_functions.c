@@ -3,7 +3,7 @@
 #include "CCurl.h"
 #include "pulse_lazy_load.h"
 
-static pulse_lazy_library curl_library = { "libcurl.so.4", "libcurl4", 0 };
+static pulse_lazy_library curl_library = { .soname = "libcurl.so.4", .package = "libcurl4" };
 #define CURL_FUNCTION(ret, name, params, args) PULSE_LAZY_FUNCTION(curl_library, ret, name, params, args)
 
 CURL_FUNCTION(CURLcode, curl_global_init, (long flags), (flags))

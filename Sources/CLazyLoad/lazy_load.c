@@ -15,6 +15,18 @@
 
 static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
 
+static void *open_or_exit(const char *soname, int flags, const char *package) {
+    void *handle = dlopen(soname, flags);
+    if (handle == NULL) {
+        const char *reason = dlerror();
+        fprintf(stderr, "pulse-ingest: cannot load %s (%s); install the Debian package %s\n",
+                soname, reason ? reason : "unknown error", package);
+        fflush(NULL);
+        _exit(69);  /* no exit-time destructors under other threads' work (see ProcessEnd) */
+    }
+    return handle;
+}
+
 static void *open_library(pulse_lazy_library *library) {
     void *handle = __atomic_load_n(&library->handle, __ATOMIC_ACQUIRE);
     if (handle != NULL) return handle;
@@ -25,14 +37,8 @@ static void *open_library(pulse_lazy_library *library) {
            thread (possibly while the process exits). RTLD_LAZY saved 0.1-0.3 ms of a small
            `--dump-feed`, but the service was once seen to die of SIGSEGV at SIGTERM while it was
            in use; it was put back until that is understood. */
-        handle = dlopen(library->soname, RTLD_NOW | RTLD_LOCAL);
-        if (handle == NULL) {
-            const char *reason = dlerror();
-            fprintf(stderr, "pulse-ingest: cannot load %s (%s); install the Debian package %s\n",
-                    library->soname, reason ? reason : "unknown error", library->package);
-            fflush(NULL);
-            _exit(69);  /* no exit-time destructors under other threads' work (see ProcessEnd) */
-        }
+        if (library->interposer != NULL) open_or_exit(library->interposer, RTLD_NOW | RTLD_GLOBAL, library->package);
+        handle = open_or_exit(library->soname, RTLD_NOW | RTLD_LOCAL, library->package);
         __atomic_store_n(&library->handle, handle, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&open_lock);
@@ -52,3 +58,5 @@ void *pulse_lazy_symbol(pulse_lazy_library *library, void *volatile *slot, const
     __atomic_store_n(slot, address, __ATOMIC_RELEASE);
     return address;
 }
+
+void pulse_lazy_open(pulse_lazy_library *library) { (void)open_library(library); }

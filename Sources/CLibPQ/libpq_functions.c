@@ -3,7 +3,7 @@
 #include "CLibPQ.h"
 #include "pulse_lazy_load.h"
 
-static pulse_lazy_library pq_library = { "libpq.so.5", "libpq5", 0 };
+static pulse_lazy_library pq_library = { .soname = "libpq.so.5", .package = "libpq5" };
 #define PQ_FUNCTION(ret, name, params, args) PULSE_LAZY_FUNCTION(pq_library, ret, name, params, args)
 
 PQ_FUNCTION(PGconn *, PQconnectdbParams, (const char *const *keywords, const char *const *values, int expand_dbname), (keywords, values, expand_dbname))

@@ -5,7 +5,7 @@
 #include "../CLibXML2/shim.h"
 #include "pulse_lazy_load.h"
 
-static pulse_lazy_library xml_library = { "libxml2.so.2", "libxml2", 0 };
+static pulse_lazy_library xml_library = { .soname = "libxml2.so.2", .package = "libxml2" };
 #define XML_FUNCTION(ret, name, params, args) PULSE_LAZY_FUNCTION(xml_library, ret, name, params, args)
 
 XML_FUNCTION(void, xmlInitParser, (void), ())

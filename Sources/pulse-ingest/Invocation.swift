@@ -3,6 +3,8 @@ import ArgumentParser
 import ArticleStore
 import FeedParser
 import Foundation
+import HTMLDocument
+import LanguageTagger
 import Logging
 import Observability
 import PulseConfig
@@ -147,6 +149,11 @@ struct Invocation: Equatable, Sendable {
             return
         }
         let context = try RunContext(configPath: configPath, logger: logger)
+        if once || backfill || !(checkConfig || migrate || statusMode || prune) {
+            // The modes that tag languages and read article pages; the others never load either.
+            LanguageTagger.loadDetector()
+            HTMLDocument.loadParser()
+        }
 
         let status: Int32
         if checkConfig {
