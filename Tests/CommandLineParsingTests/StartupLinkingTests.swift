@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+
+/// libcurl, libpq, libxml2, gumbo and CLD2 are opened on first use (Sources/CLazyLoad), because
+/// loading them and their dependencies at exec was most of `--help`'s and the dumps' start-up.
+/// This test binary links every module the executable does, so a library put back in the link
+/// (a `linkedLibrary`, a module map's `link`, a pkg-config `-l`) shows up in its DT_NEEDED here.
+@Suite struct StartupLinkingTests {
+    static let openedOnFirstUse = ["libcurl", "libpq", "libxml2", "libgumbo", "libcld2", "libicu"]
+
+    @Test func theLazilyOpenedLibrariesAreNotNeededAtExec() throws {
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let readelf = Process()
+        readelf.executableURL = URL(fileURLWithPath: "/usr/bin/readelf")
+        readelf.arguments = ["--dynamic", "--wide", executable]
+        let pipe = Pipe()
+        readelf.standardOutput = pipe
+        try readelf.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        readelf.waitUntilExit()
+        #expect(readelf.terminationStatus == 0)
+        let needed = output.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(needed.contains { $0.contains("libc.so") }, "readelf listed no libc: \(output.prefix(400))")
+        for library in Self.openedOnFirstUse {
+            #expect(!needed.contains { $0.contains(library) }, "\(library) is linked again: \(needed)")
+        }
+    }
+}
