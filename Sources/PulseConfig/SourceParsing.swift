@@ -15,9 +15,7 @@ struct SourceListParser {
         var feedLines: [String: (slug: String, line: Int)] = [:]
         for (index, node) in nodes.enumerated() {
             // Label the source before validating it, so even its key errors name it.
-            let label = node.mapping?.first(where: { $0.key.scalar?.string == "slug" })?.value.scalar?.string.nilIfEmpty
-                .map(FieldRules.printable)
-                ?? "#\(index + 1)"
+            let label = Self.slug(of: node)?.nilIfEmpty.map(FieldRules.printable) ?? "#\(index + 1)"
             guard let map = MappingView(node, section: "source", allowedKeys: Self.keys, source: label, diag) else {
                 continue
             }
@@ -44,6 +42,15 @@ struct SourceListParser {
             sources.append(source)
         }
         return sources
+    }
+
+    /// The `slug:` scalar of a source entry, read by index (iterating a `Node.Mapping` copies its pairs).
+    private static func slug(of node: Node) -> String? {
+        guard let mapping = node.mapping else { return nil }
+        for index in mapping.indices where mapping[index].key.scalar?.string == "slug" {
+            return mapping[index].value.scalar?.string
+        }
+        return nil
     }
 
     /// nil when a required field is missing or invalid (already reported).

@@ -185,9 +185,18 @@ struct SourceValidationTests {
                     line: 4, source: "alpha")
     }
 
-    @Test func missingNameIsReported() {
-        expectIssue(issues(oneSource(replacing: "name", with: "")), containing: "'name' must not be empty",
+    /// Every plain spelling of YAML's null is an empty value, as Yams' `Node.null` reads them.
+    @Test(arguments: ["", "~", "null", "Null", "NULL"])
+    func nullNameIsReported(spelling: String) {
+        expectIssue(issues(oneSource(replacing: "name", with: spelling)), containing: "'name' must not be empty",
                     line: 4, source: "alpha")
+    }
+
+    /// Quoted, or spelt otherwise, it is a name.
+    @Test(arguments: ["\"null\"", "'~'", "nUll", "none"])
+    func nullLookalikesAreNames(spelling: String) throws {
+        let config = try ConfigLoader.parse(yaml: oneSource(replacing: "name", with: spelling), file: "ok.yaml")
+        #expect(config.sources.first?.name == spelling.filter { $0 != "\"" && $0 != "'" })
     }
 
     @Test func nameLongerThan255IsRejected() throws {
