@@ -113,3 +113,17 @@ extension StructuredBodyTests {
         #expect(article?.text.contains("repair quay number") != true)
     }
 }
+
+extension StructuredBodyTests {
+    /// Markup is `<p>`, `<p `, `<br`, `</p>` or `<div` in any case, in the first 4 KB.
+    @Test(arguments: [
+        ("First line.<br>Second line.", true), ("<P>One.</P>", true), ("<p class=\"x\">One.", true),
+        ("One.</p>", true), ("<DIV>One.</DIV>", true), ("<<p>One.", true), ("Ends with <BR/>", true),
+        ("Plain text, no tags at all.", false), ("If a < b and p> c then d.", false), ("<section>One.</section>", false),
+        ("<pre>code</pre>", false), ("<b>bold</b> and <i>italic</i>", false), ("Trailing <", false),
+        ("Ends in <b", false), (String(repeating: "x", count: 4_096) + "<p>late", false),
+    ])
+    func markupIsRecognisedByItsTags(text: String, isMarkup: Bool) {
+        #expect(Extractor.looksLikeMarkup(text) == isMarkup)
+    }
+}
