@@ -167,7 +167,10 @@ extension Extractor {
     static func isGalleryCounter(_ lowered: String) -> Bool {
         // Cheap tests first: the regular expression runs on few blocks.
         // `lowered.count < 32`, without counting the Characters of a long block to the end.
+        // The pattern is anchored on these words (imagem and imagen start with image): any short
+        // line with a digit ran it before, a tenth of a short page's extraction.
         guard lowered.index(lowered.startIndex, offsetBy: 32, limitedBy: lowered.endIndex) == nil,
+              ["image", "photo", "picture", "slide", "foto"].contains(where: { lowered.hasPrefix($0) }),
               lowered.contains(where: \.isNumber) else { return false }
         return matches(galleryCounterPattern, lowered)
     }

@@ -60,4 +60,16 @@ import Testing
         #expect(counter(32).count == 32 && !Extractor.isGalleryCounter(counter(32)))
         #expect(Extractor.isGalleryCounter(counter(31, word: "imagen")))
     }
+
+    /// Every word the counter pattern starts with (the cheap prefix test before it must let each
+    /// through), and lines that only look like counters.
+    @Test(arguments: [
+        ("image 1 of 9", true), ("imagem 1 de 3", true), ("imagen 2 de 5", true), ("photo 1 von 4", true),
+        ("picture 3/12", true), ("slide 2 of 5", true), ("foto 4 de 7", true),
+        ("gallery 1 of 9", false), ("1 of 9", false), ("see image 1 of 9", false), ("image one of nine", false),
+        ("short text 12.", false),
+    ])
+    func galleryCounterWords(line: String, isCounter: Bool) {
+        #expect(Extractor.isGalleryCounter(line) == isCounter)
+    }
 }
