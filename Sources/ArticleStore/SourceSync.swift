@@ -55,9 +55,7 @@ extension ArticleStore {
                         if inserted { report.categoriesInserted += 1 } else { report.categoriesUpdated += 1 }
                     }
                 }
-                for source in sources {
-                    try Self.synchronize(source, in: db, into: &report)
-                }
+                try Self.synchronize(sources, in: db, into: &report)
                 let listed = PostgresArray.text(sources.map(\.slug))
                 if deactivateUnlisted {
                     report.sourcesDeactivated = try db.query("""
@@ -74,54 +72,111 @@ extension ArticleStore {
     }
 
     /// The columns the file owns, compared in SQL (`IS DISTINCT FROM`, so NULLs compare as values)
-    /// against the locked row; the update then writes exactly those.
-    private static func synchronize(_ source: SourceDefinition, in db: isolated PostgresConnection,
+    /// against the locked rows; the update then writes exactly those rows. Three statements for
+    /// the whole file (compare and lock, insert the new, update the changed), each reading the
+    /// sources as one array per column: one statement pair per source was 2,000 round trips,
+    /// about 0.6 s of every start and reload of the service with the 2,000-feed farm.
+    /// Rows are locked in slug order, so two services syncing at once wait rather than deadlock.
+    /// Slugs are unique (the configuration refuses duplicates); a repeated one is an error.
+    private static func synchronize(_ sources: [SourceDefinition], in db: isolated PostgresConnection,
                                     into report: inout SyncReport) throws {
-        let values: [any PostgresEncodable] = [source.slug, source.name, source.feedURL, source.websiteURL,
-                                            source.categorySlug, source.language, source.fetchIntervalHours,
-                                            source.maxContentLength, source.isActive]
-        let label = "sync source \(source.slug)"
-        let existing = try db.query("""
-            SELECT s.is_active,
-                   s.name IS DISTINCT FROM $2 AS name,
-                   s.feed_url IS DISTINCT FROM $3 AS feed_url,
-                   s.website_url IS DISTINCT FROM $4 AS website_url,
-                   s.category_id IS DISTINCT FROM (SELECT c.id FROM public.categories c WHERE c.slug = $5) AS category,
-                   s.language IS DISTINCT FROM $6 AS language,
-                   s.fetch_interval_hours IS DISTINCT FROM $7::integer AS fetch_interval_hours,
-                   s.max_content_length IS DISTINCT FROM $8::integer AS max_content_length,
-                   ($9::boolean IS NOT NULL AND s.is_active IS DISTINCT FROM $9::boolean) AS is_active_changed
-            FROM public.sources s WHERE s.slug = $1 FOR UPDATE
-            """, values, label: label).rows.first
-        guard let existing else {
+        guard !sources.isEmpty else { return }
+        var seen = Set<String>()
+        if let repeated = sources.first(where: { !seen.insert($0.slug).inserted }) {
+            throw PostgresError(kind: .client, statement: "sync sources",
+                                message: "source slug '\(repeated.slug)' is listed twice")
+        }
+        let arrays = columnArrays(sources)
+        var existing: [String: QueryResult.Row] = [:]
+        for row in try db.query("""
+            SELECT v.slug, s.is_active,
+                   s.name IS DISTINCT FROM v.name AS name,
+                   s.feed_url IS DISTINCT FROM v.feed_url AS feed_url,
+                   s.website_url IS DISTINCT FROM v.website_url AS website_url,
+                   s.category_id IS DISTINCT FROM c.id AS category,
+                   s.language IS DISTINCT FROM v.language AS language,
+                   s.fetch_interval_hours IS DISTINCT FROM v.fetch_interval_hours AS fetch_interval_hours,
+                   s.max_content_length IS DISTINCT FROM v.max_content_length AS max_content_length,
+                   (v.is_active IS NOT NULL AND s.is_active IS DISTINCT FROM v.is_active) AS is_active_changed
+            FROM \(definitions) JOIN public.sources s ON s.slug = v.slug
+            LEFT JOIN public.categories c ON c.slug = v.category_slug
+            ORDER BY s.slug
+            FOR UPDATE OF s
+            """, arrays, label: "sync sources: compare").rows {
+            if let slug = row["slug"] { existing[slug] = row }
+        }
+
+        var inserted: [SourceDefinition] = []
+        var changedRows: [SourceDefinition] = []
+        let columns = ["name", "feed_url", "website_url", "category", "language", "fetch_interval_hours",
+                       "max_content_length"]
+        for source in sources {
+            guard let row = existing[source.slug] else {
+                inserted.append(source)
+                report.sourcesInserted.append(source.slug)
+                continue
+            }
+            var changed = columns.filter { row.bool($0) == true }
+            if row.bool("is_active_changed") == true { changed.append("is_active") }
+            let activeInDatabase = row.bool("is_active") ?? true
+            if source.isActive == nil, !activeInDatabase { report.sourcesLeftInactive.append(source.slug) }
+            if source.isActive == false, activeInDatabase { report.sourcesDeactivatedByFile.append(source.slug) }
+            if changed.isEmpty {
+                report.sourcesUnchanged += 1
+            } else {
+                changedRows.append(source)
+                report.sourcesUpdated.append(SyncReport.SourceChange(slug: source.slug, fields: changed))
+            }
+        }
+        if !inserted.isEmpty {
+            // A source whose category is not in the table is not inserted (the join), as before.
             try db.query("""
                 INSERT INTO public.sources (slug, name, feed_url, website_url, category_id, language,
                                             fetch_interval_hours, max_content_length, is_active)
-                SELECT $1, $2, $3, $4, c.id, $6, $7, $8, coalesce($9::boolean, true)
-                FROM public.categories c WHERE c.slug = $5
-                """, values, label: label)
-            report.sourcesInserted.append(source.slug)
-            return
+                SELECT v.slug, v.name, v.feed_url, v.website_url, c.id, v.language, v.fetch_interval_hours,
+                       v.max_content_length, coalesce(v.is_active, true)
+                FROM \(definitions) JOIN public.categories c ON c.slug = v.category_slug
+                ORDER BY v.position
+                """, columnArrays(inserted), label: "sync sources: insert")
         }
-        let columns = ["name", "feed_url", "website_url", "category", "language", "fetch_interval_hours",
-                       "max_content_length"]
-        var changed = columns.filter { existing.bool($0) == true }
-        if existing.bool("is_active_changed") == true { changed.append("is_active") }
-        let activeInDatabase = existing.bool("is_active") ?? true
-        if source.isActive == nil, !activeInDatabase { report.sourcesLeftInactive.append(source.slug) }
-        if source.isActive == false, activeInDatabase { report.sourcesDeactivatedByFile.append(source.slug) }
-        guard !changed.isEmpty else {
-            report.sourcesUnchanged += 1
-            return
+        if !changedRows.isEmpty {
+            try db.query("""
+                UPDATE public.sources s SET
+                    name = v.name, feed_url = v.feed_url, website_url = v.website_url,
+                    category_id = (SELECT c.id FROM public.categories c WHERE c.slug = v.category_slug),
+                    language = v.language, fetch_interval_hours = v.fetch_interval_hours,
+                    max_content_length = v.max_content_length,
+                    is_active = coalesce(v.is_active, s.is_active), updated_at = now()
+                FROM \(definitions)
+                WHERE s.slug = v.slug
+                """, columnArrays(changedRows), label: "sync sources: update")
         }
-        try db.query("""
-            UPDATE public.sources s SET
-                name = $2, feed_url = $3, website_url = $4,
-                category_id = (SELECT c.id FROM public.categories c WHERE c.slug = $5),
-                language = $6, fetch_interval_hours = $7, max_content_length = $8,
-                is_active = coalesce($9::boolean, s.is_active), updated_at = now()
-            WHERE s.slug = $1
-            """, values, label: label)
-        report.sourcesUpdated.append(SyncReport.SourceChange(slug: source.slug, fields: changed))
+    }
+
+    /// The sources as the rows `v` of `columnArrays`, in file order (`position`).
+    private static let definitions = """
+        unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::integer[],
+               $8::integer[], $9::boolean[]) WITH ORDINALITY
+            AS v(slug, name, feed_url, website_url, category_slug, language, fetch_interval_hours,
+                 max_content_length, is_active, position)
+        """
+
+    private static func columnArrays(_ sources: [SourceDefinition]) -> [any PostgresEncodable] {
+        var slugs = ArrayLiteral(), names = ArrayLiteral(), feedURLs = ArrayLiteral(), websites = ArrayLiteral()
+        var categories = ArrayLiteral(), languages = ArrayLiteral(), intervals = ArrayLiteral()
+        var maxLengths = ArrayLiteral(), active = ArrayLiteral()
+        for source in sources {
+            slugs.append(source.slug)
+            names.append(source.name)
+            feedURLs.append(source.feedURL)
+            websites.append(source.websiteURL)
+            categories.append(source.categorySlug)
+            languages.append(source.language)
+            intervals.append(source.fetchIntervalHours)
+            maxLengths.append(source.maxContentLength)
+            active.append(source.isActive)
+        }
+        return [slugs.text, names.text, feedURLs.text, websites.text, categories.text, languages.text, intervals.text,
+                maxLengths.text, active.text]
     }
 }

@@ -36,8 +36,9 @@ public struct ArrayLiteral: Sendable {
         bytes.append(contentsOf: String(value).utf8)
     }
 
-    public mutating func append(_ value: Bool) {
+    public mutating func append(_ value: Bool?) {
         separate()
+        guard let value else { return bytes.append(contentsOf: "NULL".utf8) }
         bytes.append(value ? UInt8(ascii: "t") : UInt8(ascii: "f"))
     }
 

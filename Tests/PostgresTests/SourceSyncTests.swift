@@ -1,5 +1,6 @@
 import ArticleStore
 import Foundation
+import Postgres
 import PulseModel
 import Testing
 
@@ -71,6 +72,68 @@ struct SourceSyncTests {
             #expect(report.sourcesDeactivatedByFile == ["other"] && report.sourcesLeftInactive.isEmpty)
             #expect(try await store.source(slug: "quiet")?.isActive == true)
             #expect(try await store.source(slug: "other")?.isActive == false)
+            await store.connection.close()
+        }
+    }
+
+    /// The whole file is compared, inserted and updated in three statements: the report still
+    /// lists every source in file order, whichever statement handled it, and every column the
+    /// file owns (NULLs included) reaches the row.
+    @Test func aLargeFileIsSyncedInFileOrderWithEveryColumn() async throws {
+        try await TestDatabase.with { database in
+            let (store, _) = try await Seed.store(database, sources: [])
+            let slugs = (0..<300).map { "s\(String(format: "%03d", (7 * $0) % 300))" }   // not sorted
+            let first = slugs.map { Seed.source($0, maxContentLength: $0.hasSuffix("7") ? 5_000 : nil) }
+            var report = try await store.synchronize(categories: Seed.categories, sources: first, deactivateUnlisted: false)
+            #expect(report.sourcesInserted == slugs && report.sourcesUnchanged == 0)
+
+            // Every 10th renamed, every 25th moved and opened to no website, two new ones between.
+            var second = first
+            for index in second.indices {
+                if index % 10 == 0 { second[index].name += " (renamed)" }
+                if index % 25 == 0 {
+                    second[index].categorySlug = "science"
+                    second[index].websiteURL = nil
+                    second[index].maxContentLength = 1_234
+                }
+            }
+            second.insert(Seed.source("new-a", language: "pt"), at: 5)
+            second.append(Seed.source("new-b", active: false))
+            report = try await store.synchronize(categories: Seed.categories, sources: second, deactivateUnlisted: false)
+            #expect(report.sourcesInserted == ["new-a", "new-b"])
+            let expectedChanges: [SyncReport.SourceChange] = first.indices.compactMap { index in
+                var fields: [String] = []
+                if index % 10 == 0 { fields.append("name") }
+                if index % 25 == 0 { fields += ["website_url", "category", "max_content_length"] }
+                return fields.isEmpty ? nil : .init(slug: slugs[index], fields: fields)
+            }
+            #expect(report.sourcesUpdated == expectedChanges)
+            #expect(report.sourcesUnchanged == 300 - expectedChanges.count)
+
+            let moved = try #require(try await store.source(slug: slugs[50]))
+            #expect(moved.name == "Source \(slugs[50]) (renamed)" && moved.categorySlug == "science")
+            #expect(moved.maxContentLength == 1_234)
+            let website = try await store.connection.query(
+                "SELECT website_url FROM public.sources WHERE slug = $1", [slugs[50]], label: "website").rows.first
+            #expect(website != nil && website?["website_url"] == nil)
+            let untouched = try #require(try await store.source(slug: slugs[7]))
+            #expect(untouched.name == "Source \(slugs[7])" && untouched.categorySlug == "world")
+            #expect(try await store.source(slug: "new-a")?.language == "pt")
+            #expect(try await store.source(slug: "new-b")?.isActive == false)
+
+            // A file listing a slug twice is refused by name, and nothing of it is written.
+            var twice = second
+            twice[0].name = "Changed"
+            twice.append(twice[3])
+            await #expect(throws: PostgresError.self) {
+                try await store.synchronize(categories: Seed.categories, sources: twice, deactivateUnlisted: false)
+            }
+            do {
+                _ = try await store.synchronize(categories: Seed.categories, sources: twice, deactivateUnlisted: false)
+            } catch {
+                #expect("\(error)".contains("'\(twice[3].slug)' is listed twice"))
+            }
+            #expect(try await store.source(slug: slugs[0])?.name == "Source \(slugs[0]) (renamed)")
             await store.connection.close()
         }
     }
