@@ -117,7 +117,8 @@ extension ArticleStore {
     /// Items the source published in the seven days before `now` (the adaptive schedule's input).
     public func itemsPublishedLastWeek(sourceID: String, at now: Date = Date()) async throws -> Int {
         try await connection.withReconnect(label: "publishing rate") { db in
-            try db.query("""
+            // Prepared once per session: it runs once per fetch.
+            try db.queryPrepared("pulse_publishing_rate", """
                 SELECT count(*) FROM public.articles
                 WHERE source_id = $1::uuid AND published_at > $2::timestamptz - interval '7 days'
                   AND published_at <= $2::timestamptz
