@@ -64,12 +64,14 @@ public enum LanguageTagger {
     static func detectionBytes(title: String, summary: String?, body: String?) -> [UInt8] {
         var seen = Set<String>()
         var bytes: [UInt8] = []
+        var kept: [UInt8] = []
         for (part, cap) in [(title, titleByteCap), (summary ?? "", summaryByteCap), (body ?? "", bodyByteCap)] {
             // Only the part CLD2 will see is split and compared (a body can be 200,000 characters).
-            let kept = TextDeduplication.newSentences(in: prefix(part, maxBytes: cap), seen: &seen)
+            kept.removeAll(keepingCapacity: true)
+            TextDeduplication.appendNewSentences(of: prefix(part, maxBytes: cap), seen: &seen, to: &kept)
             guard !kept.isEmpty else { continue }
             if !bytes.isEmpty { bytes.append(0x0A) }  // keeps the last word of one part from merging with the next
-            bytes += cld2Bytes(kept, maxBytes: cap)
+            kept.withUnsafeBufferPointer { appendCLD2Bytes($0, maxBytes: cap, to: &bytes) }
         }
         return bytes
     }
@@ -125,20 +127,25 @@ public enum LanguageTagger {
     static func cld2Bytes(_ text: String, maxBytes: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(text.utf8.count, maxBytes))
-        TextScan.withBytes(text) { whole in
-            // Only the start can fit (a body may be 200,000 characters): cut on a scalar boundary.
-            var end = min(whole.count, maxBytes)
-            while end < whole.count, whole[end] & 0xC0 == 0x80 { end -= 1 }
-            let source = UnsafeBufferPointer(rebasing: whole[..<end])
-            TextScan.forEachScalar(source) { value, range in
-                if isRejectedByCLD2(value) {
-                    bytes.append(0x20)
-                } else {
-                    TextScan.appendScalar(source, range, to: &bytes)
-                }
-            }
-        }
+        TextScan.withBytes(text) { appendCLD2Bytes($0, maxBytes: maxBytes, to: &bytes) }
         return bytes
+    }
+
+    /// `cld2Bytes` of valid UTF-8, appended to `bytes`. The text between rejected scalars is
+    /// copied in runs.
+    static func appendCLD2Bytes(_ whole: UnsafeBufferPointer<UInt8>, maxBytes: Int, to bytes: inout [UInt8]) {
+        // Only the start can fit (a body may be 200,000 characters): cut on a scalar boundary.
+        var end = min(whole.count, maxBytes)
+        while end < whole.count, whole[end] & 0xC0 == 0x80 { end -= 1 }
+        let source = UnsafeBufferPointer(rebasing: whole[..<end])
+        var runStart = 0
+        TextScan.forEachScalar(source) { value, range in
+            guard isRejectedByCLD2(value) else { return }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart..<range.lowerBound]))
+            bytes.append(0x20)
+            runStart = range.upperBound
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart...]))
     }
 
     private static func isRejectedByCLD2(_ value: UInt32) -> Bool {

@@ -75,6 +75,19 @@ struct DecisionTests {
         #expect(String(decoding: extra, as: UTF8.self) == title + "\nO texto segue para o Senado.")
     }
 
+    /// The bytes CLD2 gets, exactly: new sentences of one part joined by single spaces (their
+    /// leading spaces dropped), parts joined by a line break, control characters as spaces, and a
+    /// part cut at its cap on a scalar boundary.
+    @Test func detectionBytesAreJoinedCleanedAndCapped() {
+        let head = "  Primeira frase.\n\tSegunda\u{0}frase!  Governo aprova? "
+        let bytes = LanguageTagger.detectionBytes(title: "Governo aprova?", summary: "Governo aprova?\u{1B}",
+                                                  body: head + String(repeating: "é", count: 3_000))
+        // The body's first 4,096 bytes hold (4,096 - head) / 2 whole "é"s.
+        let fitting = (LanguageTagger.bodyByteCap - head.utf8.count) / 2
+        #expect(String(decoding: bytes, as: UTF8.self)
+                == "Governo aprova?\nPrimeira frase. Segunda frase! " + String(repeating: "é", count: fitting))
+    }
+
     @Test("no letters at all is an abstention", arguments: ["", "2026 - 1:0 (3:2)", "🔥🔥🔥 !!!", "   "])
     func abstains(title: String) throws {
         let decision = LanguageTagger.decide(title: title, summary: "", body: nil, configured: "es", detectionEnabled: true)
