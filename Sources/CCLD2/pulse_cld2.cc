@@ -13,9 +13,9 @@
 namespace {
 
 // libcld2 is opened on first use, like libxml2 (Sources/CLazyLoad/lazy_load.c says why): linked,
-// it and its 4 MB of tables were loaded and relocated at every start, --help and the feed dumps
-// included. libcld2_full (the ~160-language tables only) is opened first, RTLD_GLOBAL, so its
-// tables take precedence over libcld2's small built-in ones, as the link order
+// it and libcld2_full (6 MB of tables) were loaded and relocated at every start, --help and the
+// feed dumps included. libcld2_full (the ~160-language tables only) is opened first, RTLD_GLOBAL,
+// so its tables take precedence over libcld2's small built-in ones, as the link order
 // -lcld2_full -lcld2 made them (DetectionTests.fullTablesLoaded checks languages only they
 // have). The functions are C++, so they are looked up by their mangled names; each pointer keeps
 // the type of the declaration in CLD2's header.
