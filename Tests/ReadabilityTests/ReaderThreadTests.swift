@@ -60,6 +60,9 @@ struct ReaderThreadTests {
         #expect(!text.contains("Comment 5 says") && !text.contains("Replies"))
     }
 
+    /// `count` items made by `item`, one after another.
+    static func items(_ count: Int, _ item: (Int) -> String) -> String { (0..<count).map(item).joined() }
+
     /// Lists that look like threads but are the article's own, each item carrying `marker N`:
     /// - letters to the editor: authors and paragraphs, no reply control;
     /// - answers saying "reply" inside a sentence: text, not a control;
@@ -67,18 +70,18 @@ struct ReaderThreadTests {
     ///   paragraphs, so the container is no thread;
     /// - posts from a social network whose "Reply" goes to the network.
     static let articlesOwnLists: [(name: String, marker: String, count: Int, body: String)] = [
-        ("letters to the editor", "Letter writer", 6, "<article><p>\(filler[1])</p>" + (0..<6).map { index in
+        ("letters to the editor", "Letter writer", 6, "<article><p>\(filler[1])</p>" + items(6) { index in
             "<div><p>\(filler[index % 4])</p><p><b>Letter writer \(index)</b>, Carver Falls</p></div>"
-        }.joined() + "</article>"),
-        ("answers saying reply in a sentence", "Question", 5, "<article><p>\(filler[0])</p><ul>" + (0..<5).map { index in
+        } + "</article>"),
+        ("answers saying reply in a sentence", "Question", 5, "<article><p>\(filler[0])</p><ul>" + items(5) { index in
             "<li><p>\(filler[index % 4])</p><p>Question \(index): <a href=\"/faq/\(index)\">reply</a> to the council by post, says the guide.</p></li>"
-        }.joined() + "</ul></article>"),
-        ("embeds between paragraphs", "Post number", 4, "<article>" + (0..<4).map { index in
+        } + "</ul></article>"),
+        ("embeds between paragraphs", "Post number", 4, "<article>" + items(4) { index in
             "<p>\(filler[index])</p><blockquote><p>Post number \(index) from the scene of the fire.</p><a href=\"#\(index)\">Reply</a></blockquote>"
-        }.joined() + "</article>"),
-        ("embedded posts replying off-site", "Post number", 5, "<article>\(fillerParagraphs(1))<div>" + (0..<5).map { index in
+        } + "</article>"),
+        ("embedded posts replying off-site", "Post number", 5, "<article>\(fillerParagraphs(1))<div>" + items(5) { index in
             "<div><p>Post number \(index) from the scene of the fire, with a picture of the ridge.</p><a href=\"https://social.example.org/intent/reply?to=\(index)\">Reply</a></div>"
-        }.joined() + "</div></article>"),
+        } + "</div></article>"),
     ]
 
     @Test(arguments: articlesOwnLists.indices)
