@@ -60,28 +60,28 @@ struct ReaderThreadTests {
         #expect(!text.contains("Comment 5 says") && !text.contains("Replies"))
     }
 
-    /// `count` items made by `item`, one after another.
-    static func items(_ count: Int, _ item: (Int) -> String) -> String { (0..<count).map(item).joined() }
+    /// A list of `count` items inside `open` and `close`, each item carrying `marker N`.
+    struct OwnList: Sendable {
+        let name: String, marker: String, count: Int, open: String, close: String
+        let item: @Sendable (Int) -> String
+        var body: String { open + (0..<count).map(item).joined() + close }
+    }
 
-    /// Lists that look like threads but are the article's own, each item carrying `marker N`:
+    /// Lists that look like threads but are the article's own:
     /// - letters to the editor: authors and paragraphs, no reply control;
     /// - answers saying "reply" inside a sentence: text, not a control;
     /// - embedded posts with reply links between the article's paragraphs: most children are
     ///   paragraphs, so the container is no thread;
     /// - posts from a social network whose "Reply" goes to the network.
-    static let articlesOwnLists: [(name: String, marker: String, count: Int, body: String)] = [
-        ("letters to the editor", "Letter writer", 6, "<article><p>\(filler[1])</p>" + items(6) { index in
-            "<div><p>\(filler[index % 4])</p><p><b>Letter writer \(index)</b>, Carver Falls</p></div>"
-        } + "</article>"),
-        ("answers saying reply in a sentence", "Question", 5, "<article><p>\(filler[0])</p><ul>" + items(5) { index in
-            "<li><p>\(filler[index % 4])</p><p>Question \(index): <a href=\"/faq/\(index)\">reply</a> to the council by post, says the guide.</p></li>"
-        } + "</ul></article>"),
-        ("embeds between paragraphs", "Post number", 4, "<article>" + items(4) { index in
-            "<p>\(filler[index])</p><blockquote><p>Post number \(index) from the scene of the fire.</p><a href=\"#\(index)\">Reply</a></blockquote>"
-        } + "</article>"),
-        ("embedded posts replying off-site", "Post number", 5, "<article>\(fillerParagraphs(1))<div>" + items(5) { index in
-            "<div><p>Post number \(index) from the scene of the fire, with a picture of the ridge.</p><a href=\"https://social.example.org/intent/reply?to=\(index)\">Reply</a></div>"
-        } + "</div></article>"),
+    static let articlesOwnLists: [OwnList] = [
+        OwnList(name: "letters to the editor", marker: "Letter writer", count: 6, open: "<article><p>\(filler[1])</p>", close: "</article>") {
+            "<div><p>\(filler[$0 % 4])</p><p><b>Letter writer \($0)</b>, Carver Falls</p></div>" },
+        OwnList(name: "answers saying reply in a sentence", marker: "Question", count: 5, open: "<article><p>\(filler[0])</p><ul>", close: "</ul></article>") {
+            "<li><p>\(filler[$0 % 4])</p><p>Question \($0): <a href=\"/faq/\($0)\">reply</a> to the council by post, says the guide.</p></li>" },
+        OwnList(name: "embeds between paragraphs", marker: "Post number", count: 4, open: "<article>", close: "</article>") {
+            "<p>\(filler[$0])</p><blockquote><p>Post number \($0) from the scene of the fire.</p><a href=\"#\($0)\">Reply</a></blockquote>" },
+        OwnList(name: "embedded posts replying off-site", marker: "Post number", count: 5, open: "<article>\(fillerParagraphs(1))<div>", close: "</div></article>") {
+            "<div><p>Post number \($0) from the scene of the fire, with a picture of the ridge.</p><a href=\"https://social.example.org/intent/reply?to=\($0)\">Reply</a></div>" },
     ]
 
     @Test(arguments: articlesOwnLists.indices)
