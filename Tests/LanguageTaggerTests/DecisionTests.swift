@@ -75,6 +75,19 @@ struct DecisionTests {
         #expect(String(decoding: extra, as: UTF8.self) == title + "\nO texto segue para o Senado.")
     }
 
+    /// Worst shape for the repeat check: a summary of 2 MB of one-word sentences. Only each part's
+    /// capped prefix (4 KB) is split and remembered, so the work is bounded by the caps, not the
+    /// input: the sentence after the summary's first 4 KB was never read, and the body's copy of
+    /// it is kept (it would be dropped as a repeat if the whole summary had been split).
+    @Test func onlyEachPartsCappedPrefixIsSplit() {
+        let flood = (0..<400_000).map { "w\($0)." }.joined(separator: " ")
+        let late = "Câmara aprova orçamento."
+        let bytes = LanguageTagger.detectionBytes(title: "Título", summary: flood + " " + late, body: late)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasSuffix("\n" + late))
+        #expect(bytes.count <= "Título\n".utf8.count + LanguageTagger.summaryByteCap + 1 + late.utf8.count)
+    }
+
     /// The bytes CLD2 gets, exactly: new sentences of one part joined by single spaces (their
     /// leading spaces dropped), parts joined by a line break, control characters as spaces, and a
     /// part cut at its cap on a scalar boundary.
