@@ -55,7 +55,8 @@ public struct ConfigSummary: Sendable, Equatable, CustomStringConvertible {
         let width = counts.map(\.key.count).max() ?? 0
         let numberWidth = counts.map { String($0.count).count }.max() ?? 0
         return counts.map { count in
-            let key = count.key.padding(toLength: width, withPad: " ", startingAt: 0)
+            // Padded by hand: Foundation's padding(toLength:) goes through NSString.
+            let key = count.key + String(repeating: " ", count: width - count.key.count)
             let number = String(count.count)
             return "  \(key)  \(String(repeating: " ", count: numberWidth - number.count))\(number)"
         }

@@ -30,9 +30,15 @@ public struct EnvironmentSettings: Sendable, Equatable, CustomStringConvertible,
     /// Reads the variables; every invalid one is reported in one `EnvironmentError`.
     /// Empty values count as unset.
     public init(environment: [String: String]) throws {
+        try self.init(lookup: { environment[$0] })
+    }
+
+    /// The same, reading each variable through `lookup` (the process passes getenv: building
+    /// ProcessInfo's dictionary of the whole environment was a few percent of a start).
+    public init(lookup: (String) -> String?) throws {
         var problems: [EnvironmentError.Problem] = []
         func value(_ name: String) -> String? {
-            guard let raw = environment[name], !raw.isEmpty else { return nil }
+            guard let raw = lookup(name), !raw.isEmpty else { return nil }
             return raw
         }
         func milliseconds(_ name: String, default fallback: Int) -> Int {

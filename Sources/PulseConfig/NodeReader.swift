@@ -93,7 +93,11 @@ struct MappingView {
         self.entries = entries
     }
 
-    private func entry(_ key: String) -> Entry? { entries.first { $0.key == key } }
+    /// By index: `first(where:)` copied every entry it looked at (a key, a node, a mark).
+    private func entry(_ key: String) -> Entry? {
+        for index in entries.indices where entries[index].key == key { return entries[index] }
+        return nil
+    }
 
     func has(_ key: String) -> Bool { entry(key) != nil }
 
@@ -108,15 +112,22 @@ struct MappingView {
     /// The value node, or nil when absent or explicitly null (`key:` / `key: ~`).
     func node(_ key: String) -> Node? {
         guard let entry = entry(key) else { return nil }
-        if let scalar = entry.value.scalar, scalar.style == .plain, Self.nullSpellings.contains(scalar.string) {
+        if let scalar = entry.value.scalar, scalar.style == .plain, Self.isNullSpelling(scalar.string) {
             return nil
         }
         return rejectingAnchors(entry.value, diag, source: source)
     }
 
     /// The plain scalars YAML reads as null, as Yams' `Node.null` lists them (which answers with
-    /// an `NSNull`, for a few percent of reading the file).
-    private static let nullSpellings: Set<String> = ["", "~", "null", "Null", "NULL"]
+    /// an `NSNull`, for a few percent of reading the file). A switch, not a static `Set`: the set's
+    /// first use (its metadata and `Hashable` lookup) and a hash per value cost more than five
+    /// comparisons.
+    static func isNullSpelling(_ text: String) -> Bool {
+        switch text {
+        case "", "~", "null", "Null", "NULL": return true
+        default: return false
+        }
+    }
 
     func requireNode(_ key: String) -> Node? {
         guard let value = node(key) else {
@@ -158,7 +169,8 @@ struct MappingView {
 
     func double(_ key: String, default fallback: Double, range: ClosedRange<Double>) -> Double {
         guard let value = node(key) else { return fallback }
-        guard let scalar = value.scalar, scalar.style == .plain, let number = value.float, number.isFinite
+        guard let scalar = value.scalar, scalar.style == .plain,
+              let number = plainFloat(scalar.string) ?? value.float, number.isFinite
         else {
             diag.error("'\(key)' must be a number (got \(describe(value)))", at: value.mark, source: source)
             return fallback
@@ -174,20 +186,20 @@ struct MappingView {
 
     /// YAML 1.1 booleans spelt as Yams' default resolver accepts them (the config is composed with
     /// the basic resolver, so this is where a plain scalar becomes a boolean).
-    private static let yamlBooleans: [String: Bool] = {
-        var table: [String: Bool] = [:]
-        for (word, flag) in [("true", true), ("yes", true), ("on", true), ("false", false), ("no", false), ("off", false)] {
-            for spelling in [word, word.prefix(1).uppercased() + word.dropFirst(), word.uppercased()] {
-                table[spelling] = flag
-            }
+    /// A switch, not a table built at first use: building it (case mapping, hashing) was 2% of
+    /// --check-config.
+    static func yamlBoolean(_ text: String) -> Bool? {
+        switch text {
+        case "true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON": return true
+        case "false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF": return false
+        default: return nil
         }
-        return table
-    }()
+    }
 
     /// Accepts YAML 1.1 booleans (true/false, yes/no, on/off; lower, capitalised or upper case).
     func bool(_ key: String, default fallback: Bool) -> Bool {
         guard let value = node(key) else { return fallback }
-        guard let scalar = value.scalar, scalar.style == .plain, let flag = Self.yamlBooleans[scalar.string] else {
+        guard let scalar = value.scalar, scalar.style == .plain, let flag = Self.yamlBoolean(scalar.string) else {
             diag.error("'\(key)' must be true or false (got \(describe(value)))", at: value.mark, source: source)
             return fallback
         }
@@ -222,6 +234,18 @@ private func plainDecimal(_ text: String) -> Int? {
         value = value * 10 + Int(byte - UInt8(ascii: "0"))
     }
     return value
+}
+
+/// `Double(text)` when the text holds only digits, '.', signs and exponent marks: what Yams'
+/// `Node.float` answers for such text, without its first-use cost (it strips '_' through
+/// NSString, 1.6% of --check-config). Anything else (`1_000.5`, `1:30`, `.inf`) is nil here and
+/// goes to Yams.
+func plainFloat(_ text: String) -> Double? {
+    let plain = text.utf8.allSatisfy { byte in
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: ".")
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte | 0x20 == UInt8(ascii: "e")
+    }
+    return plain ? Double(text) : nil
 }
 
 private func formatNumber(_ value: Double) -> String {

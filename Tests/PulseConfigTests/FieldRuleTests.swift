@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Yams
 
 @testable import PulseConfig
 
@@ -125,6 +126,62 @@ struct FieldRuleTests {
 
     private func withLowSpeed(_ text: String) -> String {
         oneSource().replacingOccurrences(of: "sources:", with: "fetch:\n  low_speed_bytes_per_second: \(text)\nsources:")
+    }
+
+    /// Fractional numbers read without Yams answer what Yams' `Node.float` answers, and the
+    /// spellings they leave alone (underscores, base 60, infinities) still go to Yams.
+    @Test func plainFloatsReadAsYamsDoes() {
+        let texts = ["0.5", "2", "1e3", "1E-2", "+2.5", "-0.5", ".5", "5.", "00.5", "1.2.3", "1e", "e", "+", "-", ".",
+                     "", "1_000.5", "1:30", "1:30.5", ".inf", "-.inf", ".NaN", "0x10", "inf", "nan", "1e400", "1 ", "١"]
+        var readHere = 0
+        for text in texts {
+            let yams = Node.scalar(.init(text, Tag(.implicit), .plain)).float
+            if let here = plainFloat(text) {
+                readHere += 1
+                #expect(here == yams || (here.isNaN && yams?.isNaN == true), "\(text): \(here) / \(String(describing: yams))")
+            }
+            let read = plainFloat(text) ?? yams
+            #expect(read == yams || (read?.isNaN == true && yams?.isNaN == true), "\(text)")
+        }
+        #expect(plainFloat("1_000.5") == nil && plainFloat("1:30") == nil && plainFloat(".inf") == nil)
+        #expect(readHere >= 10)
+    }
+
+    /// The YAML 1.1 booleans: each word lower-case, capitalised and upper-case, nothing else.
+    @Test func booleansAreTheEighteenYAMLSpellings() {
+        var expected: [String: Bool] = [:]
+        for (word, flag) in [("true", true), ("yes", true), ("on", true), ("false", false), ("no", false), ("off", false)] {
+            for spelling in [word, word.prefix(1).uppercased() + word.dropFirst(), word.uppercased()] { expected[spelling] = flag }
+        }
+        #expect(expected.count == 18)
+        for (spelling, flag) in expected { #expect(MappingView.yamlBoolean(spelling) == flag, "\(spelling)") }
+        for other in ["tRUE", "yES", "oN", "y", "n", "1", "0", "true ", "", "~", "null", "ｔｒｕｅ"] {
+            #expect(MappingView.yamlBoolean(other) == nil, "\(other)")
+        }
+    }
+
+    /// The user-agent rule on bytes answers what the Foundation-based rule it replaced answers.
+    @Test func userAgentRuleMatchesFoundations() {
+        func old(_ agent: String) -> String? {
+            if agent.trimmingCharacters(in: .whitespaces).isEmpty { return "must not be empty" }
+            if agent.unicodeScalars.contains(where: FieldRules.isControlOrBidi) { return "must not contain control characters" }
+            if !agent.unicodeScalars.allSatisfy(\.isASCII) { return "must be ASCII" }
+            if agent.utf8.count > 512 { return "must be at most 512 characters" }
+            return nil
+        }
+        let agents = ["", " ", "   ", "\t", " \t ", "\n", "\u{3000}", "\u{A0}", "\u{2003} ", "\u{200B}", "a", " a ",
+                      "bot/1 (+https://e.example)", "bot\r\nX-Evil: 1", "b\u{7F}", "é", "agent\u{202E}",
+                      String(repeating: "a", count: 512), String(repeating: "a", count: 513),
+                      String(repeating: " ", count: 600), String(repeating: "a ", count: 300)]
+        for agent in agents {
+            #expect(userAgentProblem(agent) == old(agent), "\(agent.debugDescription)")
+        }
+        // Every scalar alone: the blank test is Foundation's set exactly.
+        for value in 0...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            #expect((userAgentProblem(String(Character(scalar))) == "must not be empty")
+                        == CharacterSet.whitespaces.contains(scalar), "U+\(String(value, radix: 16))")
+        }
     }
 
     @Test(arguments: ["08", "1.5", "12a", "1-2", "'12'", "9223372036854775808"])

@@ -34,7 +34,7 @@ struct RunContext {
         configPath = path
         do {
             configuration = try ConfigLoader.load(path: path)
-            environment = try EnvironmentSettings(environment: ProcessInfo.processInfo.environment)
+            environment = try EnvironmentSettings(lookup: Invocation.environmentValue)
         } catch {
             Self.printError("\(error)")
             throw ExitCode(ExitStatus.usage)
