@@ -147,6 +147,28 @@ struct FieldRuleTests {
         #expect(readHere >= 10)
     }
 
+    /// The worst values of the shapes the byte rules read, near the 4 MB file cap: each rule is one
+    /// linear pass (the user agent's 512-byte cap is checked before any scan of it), so the file
+    /// cap bounds the work, and each value is refused for what it is.
+    @Test func worstValuesNearTheFileCapAreRefusedByName() {
+        func withFetch(_ line: String) -> String {
+            oneSource().replacingOccurrences(of: "sources:", with: "fetch:\n  \(line)\nsources:")
+        }
+        let size = ConfigLoader.maxFileBytes - 1024
+        // Digits only, so the plain-number reader takes it: Double() overflows to infinity.
+        let digits = issues(withFetch("per_host_requests_per_second: " + String(repeating: "9", count: size)))
+        expectIssue(digits, containing: "'per_host_requests_per_second' must be a number", line: 3, source: nil)
+        // Printable ASCII over the cap, and blanks over the cap (the byte fast path does not apply).
+        let agent = issues(withFetch("user_agent: \"" + String(repeating: "a", count: size) + "\""))
+        expectIssue(agent, containing: "'user_agent' must be at most 512 characters", line: 3, source: nil)
+        let blank = issues(withFetch("user_agent: \"" + String(repeating: " ", count: size) + "\""))
+        expectIssue(blank, containing: "'user_agent' must not be empty", line: 3, source: nil)
+        // One host label per two bytes, at the URL cap (longer URLs are refused before any scan).
+        let labels = "https://" + String(repeating: "a.", count: (FieldRules.maxURLLength - 9) / 2) + "a/"
+        #expect(labels.utf8.count <= FieldRules.maxURLLength)
+        #expect(FieldRules.urlProblem(labels, field: "feed_url")?.contains("invalid host name") == true)
+    }
+
     /// The YAML 1.1 booleans: each word lower-case, capitalised and upper-case, nothing else.
     @Test func booleansAreTheEighteenYAMLSpellings() {
         var expected: [String: Bool] = [:]
