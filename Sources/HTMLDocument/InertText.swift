@@ -34,23 +34,24 @@ struct InertText {
 
     mutating func observe(_ tag: TagScanner.Tag, scanner: TagScanner) {
         guard !stopped else { return }
-        if openSVG > 0 || (tag.name == "svg" && !tag.isEnd) {
-            guard Self.plainForeignElements.contains(tag.name) else {
+        let traits = tag.info.traits
+        if openSVG > 0 || (traits.contains(.svg) && !tag.isEnd) {
+            guard traits.contains(.plainForeign) else {
                 stopped = true
                 return
             }
-            if tag.name == "svg" {
+            if traits.contains(.svg) {
                 if tag.isEnd { openSVG -= 1 } else if !tag.selfClosing { openSVG += 1 }
             }
             return
         }
         guard !tag.isEnd else { return }
-        if tag.name == "select" || tag.name == "frameset" || tag.name == "math" {
+        if traits.contains(.stopsInertText) {
             stopped = true
             return
         }
-        guard tag.name == "script" || tag.name == "style", let text = scanner.rawText, !text.isEmpty else { return }
-        if tag.name == "script" {
+        guard traits.contains(.script) || traits.contains(.style), let text = scanner.rawText, !text.isEmpty else { return }
+        if traits.contains(.script) {
             if Self.contains(scanner.bytes, text, Self.commentOpen, comparisons: &comparisons) {
                 stopped = true
                 return

@@ -35,18 +35,6 @@ enum MarkupEstimate {
     static let tableCells: Set<String> = ["td", "th", "caption"]
     static let documentTags: Set<String> = ["html", "head", "body"]
 
-    /// What the sets above say about one tag name, looked up once per tag: hashing the name for
-    /// each set was most of this pass's time.
-    struct TagClass: OptionSet {
-        let rawValue: UInt8
-        static let flat = TagClass(rawValue: 1)
-        static let foreignLeaf = TagClass(rawValue: 2)
-        static let formatting = TagClass(rawValue: 4)
-        static let blockStart = TagClass(rawValue: 8)
-        static let tableCell = TagClass(rawValue: 16)
-        static let document = TagClass(rawValue: 32)
-    }
-
     /// Containers common in news pages that no set above names: they get a counter slot too.
     static let commonContainers: Set<String> = [
         "span", "label", "time", "picture", "sup", "sub", "abbr", "cite", "mark", "script", "style", "noscript",
@@ -54,22 +42,9 @@ enum MarkupEstimate {
         "object", "canvas", "template", "slot", "address", "bdi", "bdo", "data",
     ]
 
-    /// Every name above: its class and a slot in the per-name counters, from one lookup.
-    static let classes: [String: (tagClass: TagClass, slot: Int)] = {
-        var classes: [String: TagClass] = [:]
-        for (set, tagClass) in [(flatTags, TagClass.flat), (foreignLeaves, .foreignLeaf), (formattingTags, .formatting),
-                                (blockStarts, .blockStart), (tableCells, .tableCell), (documentTags, .document),
-                                (commonContainers, TagClass())] {
-            for name in set { classes[name, default: []].insert(tagClass) }
-        }
-        return Dictionary(uniqueKeysWithValues: classes.keys.sorted().enumerated().map { slot, name in
-            (name, (classes[name]!, slot))
-        })
-    }()
-
-    /// Counts per tag name: an array slot for the names in `classes`, a dictionary for the rest.
+    /// Counts per tag name: an array slot for the names `TagNames` lists, a dictionary for the rest.
     struct NameCounts {
-        private var slots = [Int](repeating: 0, count: MarkupEstimate.classes.count)
+        private var slots = [Int](repeating: 0, count: TagNames.slotCount)
         private var others: [String: Int] = [:]
 
         subscript(name: String, slot: Int?) -> Int {
@@ -112,16 +87,15 @@ enum MarkupEstimate {
         var openByName = NameCounts()
         let depthRefusal = limits.maxDepth * 4
         while let tag = scanner.nextTag() {
-            let known = classes[tag.name]
-            let tagClass = known?.tagClass ?? []
-            let slot = known?.slot
+            let tagClass = tag.info.traits
+            let slot = tag.info.slot
             if tag.attributeCount > limits.maxAttributesPerElement {
                 throw HTMLDocumentError.tooManyAttributes(limit: limits.maxAttributesPerElement)
             }
             attributes += tag.attributeCount
             if attributes > limits.maxAttributes { throw HTMLDocumentError.tooManyAttributesInTotal(limit: limits.maxAttributes) }
             if inert.enabled { inert.observe(tag, scanner: scanner) }
-            if tag.name == "svg" || tag.name == "math" {
+            if tagClass.contains(.svg) || tagClass.contains(.math) {
                 if tag.isEnd { foreign = max(0, foreign - 1) } else if !tag.selfClosing { foreign += 1 }
                 scanner.rawTextApplies = foreign == 0
             }

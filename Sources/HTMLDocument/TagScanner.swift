@@ -8,6 +8,8 @@ struct TagScanner {
         var selfClosing: Bool
         var attributes: [String: String]
         var attributeCount = 0
+        /// What the pre-scans' name sets say about `name`.
+        var info = TagNameInfo(traits: [], slot: nil)
     }
 
     let bytes: [UInt8]
@@ -21,6 +23,7 @@ struct TagScanner {
     private(set) var rawText: Range<Int>?
     /// False inside SVG/MathML, where `<style>`, `<title>`... are ordinary elements, not raw text.
     var rawTextApplies = true
+    private let names = TagNames.table
 
     init(bytes: [UInt8], end: Int, readAttributes: Bool = true) {
         self.bytes = bytes
@@ -116,12 +119,13 @@ struct TagScanner {
                 cursor += 1
             }
             let name = Self.lowercasedName(bytes[nameStart..<cursor])
-            var tag = Tag(name: name, isEnd: isEnd, selfClosing: false, attributes: [:])
+            var tag = Tag(name: name, isEnd: isEnd, selfClosing: false, attributes: [:],
+                          info: TagNames.info(bytes[nameStart..<cursor], in: names))
             position = cursor
             parseAttributes(into: &tag)
             attributeBytes = cursor..<max(cursor, min(position, end))
             rawText = nil
-            if !isEnd, rawTextApplies, Self.rawTextElements.contains(name) {
+            if !isEnd, rawTextApplies, tag.info.traits.contains(.rawText) {
                 let start = min(position, end)
                 skipRawText(named: name)
                 rawText = start..<max(start, min(position, end))
