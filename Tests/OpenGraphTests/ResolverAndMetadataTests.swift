@@ -82,4 +82,29 @@ struct MetadataTests {
         #expect(TextSimilarity.similarity("a b c", "x y z") == 0)
         #expect(TextSimilarity.similarity("", "x") == 0)
     }
+
+    /// The ASCII path answers exactly what the general one does (they differ only in cost), on
+    /// titles and headings made of words in any case, digits, `_`, punctuation, CR LF and tabs.
+    @Test func asciiSimilarityMatchesTheGeneralRule() {
+        var generator = SystemRandomNumberGenerator()
+        let words = ["Budget", "vote", "VOTE", "budget", "2024", "a", "_", "x_1", "Council's", "rail-strike", "", "e.g."]
+        let separators = [" ", "  ", "\t", "\r\n", ", ", " - ", ": ", "|", "!?", "\u{7F}"]
+        func text() -> String {
+            (0..<Int.random(in: 0...8, using: &generator)).map { _ in
+                words.randomElement(using: &generator)! + separators.randomElement(using: &generator)!
+            }.joined()
+        }
+        for _ in 0..<3_000 {
+            let (a, b) = (text(), text())
+            let ascii = TextSimilarity.asciiSimilarity(a, b)
+            #expect(ascii == TextSimilarity.generalSimilarity(a, b), "\(a.debugDescription) / \(b.debugDescription)")
+            #expect(ascii != nil)
+        }
+        #expect(TextSimilarity.asciiSimilarity("Budget vote", "Budget vote") == 1)
+        #expect(TextSimilarity.asciiSimilarity("Budget vote", "budget VOTE passes") == 1 - 6.0 / 18)
+        // Non-ASCII text takes the general path (U+212A lower-cases to an ASCII k).
+        #expect(TextSimilarity.asciiSimilarity("\u{212A}ey", "key") == nil)
+        #expect(TextSimilarity.similarity("\u{212A}ey", "key") == 1)
+        #expect(TextSimilarity.similarity("Café noir", "cafe noir") == TextSimilarity.generalSimilarity("Café noir", "cafe noir"))
+    }
 }
