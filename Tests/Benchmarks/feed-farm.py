@@ -50,6 +50,9 @@ class Farm:
         for n in self.slow:
             self.slow_by_host[self.host_of(n)] = self.slow_by_host.get(self.host_of(n), 0) + 1
         self.first_request_at = None   # epoch seconds of the first feed request (for the cycle floor)
+        # Seconds each host spent answering feed requests (stalls included): with max_per_host
+        # connections, a host cannot finish before busy / max_per_host after its first request.
+        self.busy_by_host = {}
 
     def host_of(self, feed):
         return f"127.0.0.{(feed - 1) % self.args.hosts + 1}"
@@ -145,7 +148,8 @@ def make_handler(farm):
                              "failing": len(farm.failing), "slow": len(farm.slow),
                              "slow_by_host": farm.slow_by_host, "slow_seconds": farm.args.slow_seconds,
                              "max_per_host": min(farm.args.per_host, farm.args.concurrency),
-                             "first_request_at": farm.first_request_at}
+                             "first_request_at": farm.first_request_at,
+                             "busy_by_host": {host: round(busy, 4) for host, busy in farm.busy_by_host.items()}}
                 return self.reply(200, json.dumps(stats).encode(), "application/json")
             self.reply(404, b"not found")
 
@@ -169,6 +173,15 @@ def make_handler(farm):
             self.reply(404, b"not found")
 
         def feed(self, feed):
+            started = time.monotonic()
+            try:
+                self.answer_feed(feed)
+            finally:
+                host = self.server.server_address[0]
+                with farm.lock:
+                    farm.busy_by_host[host] = farm.busy_by_host.get(host, 0.0) + time.monotonic() - started
+
+        def answer_feed(self, feed):
             with farm.lock:
                 if farm.first_request_at is None:
                     farm.first_request_at = time.time()
