@@ -117,6 +117,11 @@ class Farm:
 def make_handler(farm):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # TCP_NODELAY, as web servers set it on keep-alive connections: http.server writes the
+        # headers and the body separately, and with Nagle the body waited for the client's delayed
+        # ACK, 40 ms on every response after a connection's first (curl: 2 ms for the first request,
+        # 44 ms for each reused one). That charged every keep-alive client 40 ms per fetch.
+        disable_nagle_algorithm = True
 
         def log_message(self, *args):
             pass
