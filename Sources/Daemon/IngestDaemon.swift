@@ -38,17 +38,21 @@ public struct DaemonSettings: Sendable {
     /// for most of the cycle).
     public var sourcesInFlight: Int
     /// Passes that may be open at once (each holds a fetch_logs row until its last source ends).
+    /// By default as many as sources in flight: every open pass has a source in flight, so the
+    /// sources alone bound the work. A lower cap let passes kept open by one slow source each hold
+    /// back claims: on the 2,000-feed farm, 16 passes held the bulk rate at 6,130 rows/s against
+    /// 6,700 with the cap at 64 (two runs each).
     public var passesInFlight: Int
     public var makePass: @Sendable (ArticleStore) -> IngestPass
 
     public init(claimBatch: Int = 16, lease: Duration = .seconds(600), idlePoll: Duration = .seconds(30),
-                sourcesInFlight: Int? = nil, passesInFlight: Int = 16,
+                sourcesInFlight: Int? = nil, passesInFlight: Int? = nil,
                 makePass: @escaping @Sendable (ArticleStore) -> IngestPass) {
         self.claimBatch = max(1, claimBatch)
         self.lease = lease
         self.idlePoll = idlePoll
         self.sourcesInFlight = max(self.claimBatch, sourcesInFlight ?? 4 * self.claimBatch)
-        self.passesInFlight = max(1, passesInFlight)
+        self.passesInFlight = max(1, passesInFlight ?? self.sourcesInFlight)
         self.makePass = makePass
     }
 

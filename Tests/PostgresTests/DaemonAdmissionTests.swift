@@ -24,6 +24,14 @@ struct DaemonAdmissionTests {
         #expect(settings.claimLimit(sourcesRunning: 0, passesRunning: 16) == nil)
         let defaults = DaemonSettings(claimBatch: 4) { _ in fatalError("not used") }
         #expect(defaults.sourcesInFlight == 16)
+        // Passes are capped by default only by the sources in flight (each open pass has one):
+        // 16 passes each kept open by one slow source leave room to claim.
+        #expect(defaults.passesInFlight == 16)
+        let service = DaemonSettings(claimBatch: 16, sourcesInFlight: 64) { _ in fatalError("not used") }
+        #expect(service.passesInFlight == 64)
+        #expect(service.claimLimit(sourcesRunning: 16, passesRunning: 16) == 16)
+        #expect(service.claimLimit(sourcesRunning: 40, passesRunning: 40) == 16)
+        #expect(service.claimLimit(sourcesRunning: 60, passesRunning: 30) == nil)   // 4 free: under half a batch
     }
 
     /// Held server side until the test lets go (bounded, so a failing test cannot hang).
