@@ -142,13 +142,16 @@ public enum TextSimilarity {
     /// `[A-Za-z0-9_]` compared without case, and every Character is one byte, so the joined
     /// lengths are sums. Lower-casing, splitting and joining were nearly all of its cost (48k
     /// instructions for a headline against a title); it runs for every h1/h2 against the title.
-    /// Nil when either text is not ASCII.
+    /// Nil when either text is not ASCII, or when the token lists are long enough that comparing
+    /// every pair would cost more than hashing them: both texts come from the page (a title and a
+    /// heading of any length), so the pairwise scan is capped and longer texts take the hashed path.
     static func asciiSimilarity(_ textA: String, _ textB: String) -> Double? {
         var textA = textA
         var textB = textB
         return textA.withUTF8 { a in
             textB.withUTF8 { b -> Double? in
-                guard let tokensA = asciiTokens(a), let tokensB = asciiTokens(b) else { return nil }
+                guard let tokensA = asciiTokens(a), let tokensB = asciiTokens(b),
+                      tokensA.count * tokensB.count <= maxPairwiseComparisons else { return nil }
                 guard !tokensA.isEmpty, !tokensB.isEmpty else { return 0 }
                 func same(_ x: Range<Int>, _ y: Range<Int>) -> Bool {
                     guard x.count == y.count else { return false }
@@ -171,6 +174,9 @@ public enum TextSimilarity {
             }
         }
     }
+
+    /// Token pairs the ASCII path may compare (a headline against a title is ~100).
+    static let maxPairwiseComparisons = 4_096
 
     /// Byte ranges of the `[A-Za-z0-9_]` runs; nil for a non-ASCII text.
     private static func asciiTokens(_ bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>]? {

@@ -107,4 +107,19 @@ struct MetadataTests {
         #expect(TextSimilarity.similarity("\u{212A}ey", "key") == 1)
         #expect(TextSimilarity.similarity("Café noir", "cafe noir") == TextSimilarity.generalSimilarity("Café noir", "cafe noir"))
     }
+
+    /// A page's title and heading can be any length: the pairwise ASCII comparison is capped, and
+    /// past the cap the texts take the hashed path (linear), with the same answer.
+    @Test func longTitlesAndHeadingsLeaveThePairwiseScan() {
+        let title = (0..<200_000).map { "w\($0 % 5_000)" }.joined(separator: " ")
+        let heading = (0..<200_000).map { "w\($0 % 7_000)" }.joined(separator: " ")
+        #expect(TextSimilarity.asciiSimilarity(title, heading) == nil)
+        #expect(TextSimilarity.similarity(title, heading) == TextSimilarity.generalSimilarity(title, heading))
+        // At the cap the pairwise path still answers, and answers the same.
+        let a = (0..<64).map { "a\($0)" }.joined(separator: " ")
+        let b = (0..<64).map { "a\($0 * 2)" }.joined(separator: " ")
+        #expect(64 * 64 <= TextSimilarity.maxPairwiseComparisons)
+        #expect(TextSimilarity.asciiSimilarity(a, b) == TextSimilarity.generalSimilarity(a, b))
+        #expect(TextSimilarity.asciiSimilarity(a + " x", b) == nil)
+    }
 }
