@@ -41,6 +41,8 @@ let package = Package(
         // Values shared along the pipeline (no I/O).
         .target(name: "PulseModel"),
         // feeds.yaml and the environment, parsed into validated values.
+        // YAMLTree composes feeds.yaml from the events of Yams' own libyaml (its CYaml module, which
+        // comes with the Yams product); Yams still reads YAML 1.1's rarer number spellings.
         .target(name: "PulseConfig", dependencies: ["PulseModel", "Postgres", "AddressPolicy", .product(name: "Yams", package: "Yams")]),
         // IP address parsing and the SSRF range policy, shared by the fetcher and stored-URL rules.
         .target(name: "AddressPolicy"),

@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 /// Loads and validates feeds.yaml.
 public enum ConfigLoader {
@@ -43,49 +42,20 @@ public enum ConfigLoader {
         guard yaml.utf8.count <= maxFileBytes else {
             throw ConfigError(file: file, message: "configuration file is larger than \(maxFileBytes) bytes")
         }
-        // Composed through a Parser we keep alive while walking: Yams holds node anchors weakly,
-        // and only while the parser lives can the walk see (and refuse) anchored nodes.
-        let parser: Parser
-        let root: Node?
+        let tree: YAMLTree
         do {
-            // The basic resolver (every plain scalar is a string until NodeReader reads it as a
-            // number or boolean): Yams' default one runs up to seven NSRegularExpressions on every
-            // scalar and compiles them on first use, which was a fifth of --check-config's time.
-            // The encoding is given: Yams' default reads it from the environment through
-            // ProcessInfo, which builds a dictionary of the whole environment first.
-            parser = try Parser(yaml: yaml, resolver: .basic, encoding: .utf8)
-            root = try parser.singleRoot()
-        } catch let error as YamlError {
-            throw syntaxError(error, file: file)
+            tree = try YAMLTree.compose(yaml)
+        } catch {
+            throw ConfigError(file: file, line: error.line, message: error.message)
         }
-        guard let root else {
+        guard let root = tree.root else {
             throw ConfigError(file: file, message: "configuration file is empty (expected 'version' and 'sources')")
         }
         let diag = Diagnostics(file: file)
-        let config = withExtendedLifetime(parser) { ConfigParser(diag: diag).parseRoot(root) }
-        guard diag.issues.isEmpty, let config else {
+        guard let config = ConfigParser(diag: diag).parseRoot(root), diag.issues.isEmpty else {
             throw ConfigError(file: file, issues: diag.sortedIssues)
         }
         return config
-    }
-
-    private static func syntaxError(_ error: YamlError, file: String) -> ConfigError {
-        switch error {
-        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
-            let .composer(context, problem, mark, _):
-            let extra = context.map { " (\($0.text) at line \($0.mark.line))" } ?? ""
-            return ConfigError(file: file, line: mark.line, message: "YAML syntax error: \(problem)\(extra)")
-        case let .duplicatedKeysInMapping(duplicates, context):
-            let keys = duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
-            return ConfigError(
-                file: file, line: context.mark.line,
-                message: "duplicate key \(keys) in the mapping at line \(context.mark.line)")
-        case let .reader(problem, offset, _, yaml):
-            let line = offset.map { yaml.prefix($0).reduce(1) { $1 == "\n" ? $0 + 1 : $0 } }
-            return ConfigError(file: file, line: line, message: "cannot read YAML: \(problem)")
-        default:
-            return ConfigError(file: file, message: "YAML error: \(error)")
-        }
     }
 }
 
@@ -96,7 +66,7 @@ private struct ConfigParser {
     static let rootKeys = ["version", "defaults", "fetch", "schedule", "enrichment", "retention", "prune_unlisted",
                            "categories", "sources"]
 
-    func parseRoot(_ root: Node) -> PulseConfiguration? {
+    func parseRoot(_ root: ConfigNode) -> PulseConfiguration? {
         guard let map = MappingView(root, section: "top level", allowedKeys: Self.rootKeys, diag) else { return nil }
         var config = PulseConfiguration()
         if map.has("version") {
@@ -123,7 +93,7 @@ private struct ConfigParser {
         return config
     }
 
-    private func parseDefaults(_ node: Node) -> SourceDefaults {
+    private func parseDefaults(_ node: ConfigNode) -> SourceDefaults {
         let keys = ["fetch_interval_hours", "max_content_length", "language_detection"]
         guard let map = MappingView(node, section: "defaults", allowedKeys: keys, diag) else { return SourceDefaults() }
         let base = SourceDefaults()
@@ -135,7 +105,7 @@ private struct ConfigParser {
             languageDetection: map.bool("language_detection", default: base.languageDetection))
     }
 
-    private func parseFetch(_ node: Node) -> FetchSettings {
+    private func parseFetch(_ node: ConfigNode) -> FetchSettings {
         let keys = ["user_agent", "connect_timeout_seconds", "total_timeout_seconds", "low_speed_bytes_per_second",
                     "low_speed_seconds", "max_concurrent_fetches", "max_per_host", "per_host_requests_per_second",
                     "feed_body_limit_bytes", "page_body_limit_bytes", "image_head_limit_bytes", "max_items_per_feed"]
@@ -174,7 +144,7 @@ private struct ConfigParser {
         return fetch
     }
 
-    private func parseEnrichment(_ node: Node) -> EnrichmentConfig {
+    private func parseEnrichment(_ node: ConfigNode) -> EnrichmentConfig {
         let base = EnrichmentConfig()
         let keys = ["enabled", "concurrency", "per_source_budget_seconds"]
         guard let map = MappingView(node, section: "enrichment", allowedKeys: keys, diag) else { return base }
@@ -185,7 +155,7 @@ private struct ConfigParser {
                                             range: 1...3600))
     }
 
-    private func parseSchedule(_ node: Node) -> ScheduleSettings {
+    private func parseSchedule(_ node: ConfigNode) -> ScheduleSettings {
         let base = ScheduleSettings()
         guard let map = MappingView(node, section: "schedule", allowedKeys: ["min_interval_minutes", "max_interval_hours"], diag)
         else { return base }
@@ -200,7 +170,7 @@ private struct ConfigParser {
     }
 
     /// Prune windows must be > 0 and <= the article retention (contract section 5).
-    private func parseRetention(_ node: Node) -> RetentionSettings {
+    private func parseRetention(_ node: ConfigNode) -> RetentionSettings {
         let base = RetentionSettings()
         let keys = ["articles_days", "image_days", "content_days", "fetch_logs_days"]
         guard let map = MappingView(node, section: "retention", allowedKeys: keys, diag) else { return base }
@@ -220,7 +190,7 @@ private struct ConfigParser {
         return min(days, articlesDays)
     }
 
-    private func parseCategories(_ nodes: [Node], at mark: Mark?) -> [CategoryConfig] {
+    private func parseCategories(_ nodes: [ConfigNode], at mark: SourceMark?) -> [CategoryConfig] {
         if nodes.isEmpty { diag.error("'categories' must not be empty", at: mark) }
         var categories: [CategoryConfig] = []
         var slugLines: [String: Int] = [:]

@@ -1,6 +1,5 @@
-import Yams
 
-// Reads Yams `Node` trees (not Codable) so every value keeps its line number and unknown keys
+// Reads the composed `YAMLTree` (not Codable) so every value keeps its line number and unknown keys
 // can be reported. All problems are collected in `Diagnostics` instead of thrown, so one run
 // reports everything that is wrong with a file.
 
@@ -11,7 +10,7 @@ final class Diagnostics {
 
     init(file: String) { self.file = file }
 
-    func error(_ message: String, at mark: Mark?, source: String? = nil) {
+    func error(_ message: String, at mark: SourceMark?, source: String? = nil) {
         issues.append(ConfigIssue(file: file, line: mark?.line, source: source, message: message))
     }
 
@@ -25,8 +24,8 @@ final class Diagnostics {
 
 /// Rejects YAML anchors/aliases: they are never needed in this file, and refusing them rules
 /// out "billion laughs" style expansion when the tree is walked.
-func rejectingAnchors(_ node: Node, _ diag: Diagnostics, source: String?) -> Node? {
-    if node.anchor != nil {
+func rejectingAnchors(_ node: ConfigNode, _ diag: Diagnostics, source: String?) -> ConfigNode? {
+    if node.isAnchored {
         diag.error("YAML anchors and aliases (&name / *name) are not supported", at: node.mark, source: source)
         return nil
     }
@@ -37,12 +36,12 @@ func rejectingAnchors(_ node: Node, _ diag: Diagnostics, source: String?) -> Nod
 struct MappingView {
     struct Entry {
         let key: String
-        let keyMark: Mark?
-        let value: Node
+        let keyMark: SourceMark?
+        let value: ConfigNode
     }
 
     let section: String
-    let mark: Mark?
+    let mark: SourceMark?
     let source: String?
     /// A list, not a dictionary: a mapping has at most a dozen keys, and hashing each was a tenth
     /// of reading the file.
@@ -50,7 +49,7 @@ struct MappingView {
     private let diag: Diagnostics
 
     /// Returns nil (after reporting) when `node` is not a mapping.
-    init?(_ node: Node, section: String, allowedKeys: [String], source: String? = nil, _ diag: Diagnostics) {
+    init?(_ node: ConfigNode, section: String, allowedKeys: [String], source: String? = nil, _ diag: Diagnostics) {
         guard let node = rejectingAnchors(node, diag, source: source) else { return nil }
         guard let mapping = node.mapping else {
             diag.error("'\(section)' must be a mapping of keys to values", at: node.mark, source: source)
@@ -66,7 +65,7 @@ struct MappingView {
         // with the label lookup that was a sixth of reading the file.
         for index in mapping.indices {
             let (keyNode, value) = mapping[index]
-            guard let keyScalar = keyNode.scalar, keyNode.anchor == nil else {
+            guard let keyScalar = keyNode.scalar, !keyNode.isAnchored else {
                 diag.error("keys in '\(section)' must be plain strings", at: keyNode.mark, source: source)
                 continue
             }
@@ -75,7 +74,7 @@ struct MappingView {
             // did-you-mean checks (string searches, edit distances) were most of --check-config's
             // time when run on every key of every source.
             if allowedKeys.contains(key) {
-                // Duplicate keys never get here: Yams' composer rejects them as a syntax error.
+                // Duplicate keys never get here: composing rejects them as a syntax error.
                 entries.append(Entry(key: key, keyMark: keyNode.mark, value: value))
             } else if isSecretKey(key) {
                 diag.error(
@@ -104,15 +103,15 @@ struct MappingView {
     /// The scalar text as written, without any checks (for cross-entry comparisons).
     func rawScalar(_ key: String) -> String? { entry(key)?.value.scalar?.string }
 
-    func mark(of key: String) -> Mark? {
+    func mark(of key: String) -> SourceMark? {
         guard let entry = entry(key) else { return mark }
         return entry.value.mark ?? entry.keyMark ?? mark
     }
 
     /// The value node, or nil when absent or explicitly null (`key:` / `key: ~`).
-    func node(_ key: String) -> Node? {
+    func node(_ key: String) -> ConfigNode? {
         guard let entry = entry(key) else { return nil }
-        if let scalar = entry.value.scalar, scalar.style == .plain, Self.isNullSpelling(scalar.string) {
+        if let scalar = entry.value.scalar, scalar.isPlain, Self.isNullSpelling(scalar.string) {
             return nil
         }
         return rejectingAnchors(entry.value, diag, source: source)
@@ -129,7 +128,7 @@ struct MappingView {
         }
     }
 
-    func requireNode(_ key: String) -> Node? {
+    func requireNode(_ key: String) -> ConfigNode? {
         guard let value = node(key) else {
             if entry(key) == nil {
                 diag.error("missing required key '\(key)' in '\(section)'", at: mark, source: source)
@@ -154,7 +153,7 @@ struct MappingView {
     func int(_ key: String, default fallback: Int, range: ClosedRange<Int>) -> Int {
         guard let value = node(key) else { return fallback }
         // Plain style only: a quoted '5' is a string, as YAML's own resolution says.
-        guard let scalar = value.scalar, scalar.style == .plain, let number = plainDecimal(scalar.string) ?? value.int else {
+        guard let scalar = value.scalar, scalar.isPlain, let number = plainDecimal(scalar.string) ?? value.int else {
             diag.error("'\(key)' must be a whole number (got \(describe(value)))", at: value.mark, source: source)
             return fallback
         }
@@ -169,7 +168,7 @@ struct MappingView {
 
     func double(_ key: String, default fallback: Double, range: ClosedRange<Double>) -> Double {
         guard let value = node(key) else { return fallback }
-        guard let scalar = value.scalar, scalar.style == .plain,
+        guard let scalar = value.scalar, scalar.isPlain,
               let number = plainFloat(scalar.string) ?? value.float, number.isFinite
         else {
             diag.error("'\(key)' must be a number (got \(describe(value)))", at: value.mark, source: source)
@@ -184,8 +183,8 @@ struct MappingView {
         return number
     }
 
-    /// YAML 1.1 booleans spelt as Yams' default resolver accepts them (the config is composed with
-    /// the basic resolver, so this is where a plain scalar becomes a boolean).
+    /// YAML 1.1 booleans spelt as Yams' default resolver accepts them (composing resolves no
+    /// tags, so this is where a plain scalar becomes a boolean).
     /// A switch, not a table built at first use: building it (case mapping, hashing) was 2% of
     /// --check-config.
     static func yamlBoolean(_ text: String) -> Bool? {
@@ -199,7 +198,7 @@ struct MappingView {
     /// Accepts YAML 1.1 booleans (true/false, yes/no, on/off; lower, capitalised or upper case).
     func bool(_ key: String, default fallback: Bool) -> Bool {
         guard let value = node(key) else { return fallback }
-        guard let scalar = value.scalar, scalar.style == .plain, let flag = Self.yamlBoolean(scalar.string) else {
+        guard let scalar = value.scalar, scalar.isPlain, let flag = Self.yamlBoolean(scalar.string) else {
             diag.error("'\(key)' must be true or false (got \(describe(value)))", at: value.mark, source: source)
             return fallback
         }
@@ -207,16 +206,16 @@ struct MappingView {
     }
 
     /// The elements of a sequence value (nil after reporting when it is not a sequence).
-    func sequence(_ key: String, required: Bool) -> [Node]? {
+    func sequence(_ key: String, required: Bool) -> [ConfigNode]? {
         guard let value = required ? requireNode(key) : node(key) else { return nil }
         guard let sequence = value.sequence else {
             diag.error("'\(key)' must be a list", at: value.mark, source: source)
             return nil
         }
-        return Array(sequence)
+        return sequence
     }
 
-    private func describe(_ node: Node) -> String {
+    private func describe(_ node: ConfigNode) -> String {
         if let scalar = node.scalar { return "'\(String(scalar.string.prefix(40)))'" }
         return node.sequence != nil ? "a list" : "a mapping"
     }

@@ -1,4 +1,3 @@
-import Yams
 
 /// Parses and validates the `sources` list; every message names the source.
 struct SourceListParser {
@@ -9,7 +8,7 @@ struct SourceListParser {
     static let keys = ["slug", "name", "feed_url", "website_url", "category", "language", "fetch_interval_hours",
                        "max_content_length", "active", "language_detection"]
 
-    func parse(_ nodes: [Node]) -> [SourceConfig] {
+    func parse(_ nodes: [ConfigNode]) -> [SourceConfig] {
         var sources: [SourceConfig] = []
         var slugLines: [String: Int] = [:]
         var feedLines: [String: (slug: String, line: Int)] = [:]
@@ -45,7 +44,7 @@ struct SourceListParser {
     }
 
     /// The `slug:` scalar of a source entry, read by index (iterating a `Node.Mapping` copies its pairs).
-    private static func slug(of node: Node) -> String? {
+    private static func slug(of node: ConfigNode) -> String? {
         guard let mapping = node.mapping else { return nil }
         for index in mapping.indices where mapping[index].key.scalar?.string == "slug" {
             return mapping[index].value.scalar?.string

@@ -1,0 +1,246 @@
+// libyaml itself, as the Yams package builds it (its `CYaml` target): the YAML syntax, its limits
+// (nesting depth included) and its error texts are the library's, not ours.
+import CYaml
+import Yams
+
+/// Where a node starts in the file, 1-based.
+struct SourceMark: Sendable, Equatable {
+    let line: Int
+    let column: Int
+}
+
+/// A YAML syntax problem, worded for the operator and placed on its line.
+struct YAMLSyntaxError: Error, Equatable {
+    let line: Int?
+    let message: String
+}
+
+/// One YAML document composed from libyaml's events into a flat array of nodes.
+///
+/// Hand-written, the one part of reading YAML here that is: Yams' composer turns the same events
+/// into `Node` enums with a `Tag` object per node and checks each mapping's keys for duplicates by
+/// grouping them in a dictionary of hashed nodes. On the shipped feeds.yaml that was 20.4M of
+/// --check-config's 33.8M instructions, where libyaml's parsing is 6M.
+///
+/// The nodes are values in one array and containers hold index ranges, so composing is one loop
+/// with an explicit stack (no recursion on deep nesting, in either composing or freeing) and a
+/// node costs no allocation beyond its text.
+final class YAMLTree {
+    enum Kind: UInt8 { case scalar, sequence, mapping, alias }
+
+    fileprivate struct Entry {
+        var kind: Kind
+        var isPlain: Bool
+        var isAnchored: Bool
+        var line: Int32
+        var column: Int32
+        var text: String
+        /// Range in `children`: a mapping's keys and values alternate.
+        var childStart: Int32 = 0
+        var childEnd: Int32 = 0
+    }
+
+    fileprivate private(set) var entries: [Entry] = []
+    fileprivate private(set) var children: [Int32] = []
+    private var rootIndex: Int?
+    var root: ConfigNode? { rootIndex.map { ConfigNode(tree: self, index: $0) } }
+
+    private init() {}
+
+    /// The document in `yaml`, or nil when it holds none (empty, or only comments).
+    /// More than one document, a duplicate key in a mapping, or any libyaml error throws.
+    static func compose(_ yaml: String) throws(YAMLSyntaxError) -> YAMLTree {
+        let tree = YAMLTree()
+        var text = yaml
+        let result: Result<Void, YAMLSyntaxError> = text.withUTF8 { bytes in
+            do throws(YAMLSyntaxError) {
+                try tree.compose(bytes)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+        return tree
+    }
+
+    private struct OpenContainer {
+        let entry: Int
+        var members: [Int32] = []
+    }
+
+    private func compose(_ bytes: UnsafeBufferPointer<UInt8>) throws(YAMLSyntaxError) {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) != 0 else { throw YAMLSyntaxError(line: nil, message: "YAML error: out of memory") }
+        defer { yaml_parser_delete(&parser) }
+        yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+        // An empty text holds no document (and may have no base address to give libyaml).
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        yaml_parser_set_input_string(&parser, base, bytes.count)
+        var open: [OpenContainer] = []
+        var documents = 0
+        var event = yaml_event_t()
+        while true {
+            guard yaml_parser_parse(&parser, &event) != 0 else { throw Self.error(of: parser, in: bytes) }
+            defer { yaml_event_delete(&event) }
+            let mark = event.start_mark
+            switch event.type {
+            case YAML_DOCUMENT_START_EVENT:
+                if documents > 0 {
+                    throw YAMLSyntaxError(
+                        line: Int(mark.line) + 1,
+                        message: "YAML syntax error: expected a single document in the stream, but found another document")
+                }
+            case YAML_DOCUMENT_END_EVENT:
+                documents += 1
+            case YAML_STREAM_END_EVENT:
+                return
+            case YAML_SCALAR_EVENT:
+                let scalar = event.data.scalar
+                let text = scalar.value.map { String(decoding: UnsafeBufferPointer(start: $0, count: scalar.length), as: UTF8.self) } ?? ""
+                let index = append(Entry(kind: .scalar, isPlain: scalar.style == YAML_PLAIN_SCALAR_STYLE,
+                                         isAnchored: scalar.anchor != nil, line: Self.line(mark), column: Self.column(mark),
+                                         text: text))
+                attach(index, to: &open)
+            case YAML_ALIAS_EVENT:
+                let index = append(Entry(kind: .alias, isPlain: false, isAnchored: true, line: Self.line(mark),
+                                         column: Self.column(mark), text: ""))
+                attach(index, to: &open)
+            case YAML_SEQUENCE_START_EVENT:
+                let index = append(Entry(kind: .sequence, isPlain: false, isAnchored: event.data.sequence_start.anchor != nil,
+                                         line: Self.line(mark), column: Self.column(mark), text: ""))
+                open.append(OpenContainer(entry: index))
+            case YAML_MAPPING_START_EVENT:
+                let index = append(Entry(kind: .mapping, isPlain: false, isAnchored: event.data.mapping_start.anchor != nil,
+                                         line: Self.line(mark), column: Self.column(mark), text: ""))
+                open.append(OpenContainer(entry: index))
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                guard let container = open.popLast() else { continue }
+                if entries[container.entry].kind == .mapping { try checkDuplicateKeys(container.members) }
+                entries[container.entry].childStart = Int32(children.count)
+                children.append(contentsOf: container.members)
+                entries[container.entry].childEnd = Int32(children.count)
+                attach(container.entry, to: &open)
+            default:
+                continue
+            }
+        }
+    }
+
+    private func append(_ entry: Entry) -> Int {
+        entries.append(entry)
+        return entries.count - 1
+    }
+
+    private func attach(_ index: Int, to open: inout [OpenContainer]) {
+        if open.isEmpty {
+            rootIndex = index
+        } else {
+            open[open.count - 1].members.append(Int32(index))
+        }
+    }
+
+    /// A key written twice in one mapping is an error, as YAML says (and as Yams reported it).
+    /// Scalar keys are compared by their text; other keys are refused later by the walk.
+    private func checkDuplicateKeys(_ members: [Int32]) throws(YAMLSyntaxError) {
+        // A short mapping is compared pairwise; a long one (the file decides) through a dictionary.
+        var firstLines: [String: Int32] = [:]
+        let pairwise = members.count <= 32
+        for keyPosition in stride(from: 0, to: members.count, by: 2) {
+            let key = entries[Int(members[keyPosition])]
+            guard key.kind == .scalar else { continue }
+            var firstLine: Int32?
+            if pairwise {
+                for earlier in stride(from: 0, to: keyPosition, by: 2) {
+                    let other = entries[Int(members[earlier])]
+                    if other.kind == .scalar, other.text == key.text { firstLine = other.line; break }
+                }
+            } else if let line = firstLines[key.text] {
+                firstLine = line
+            } else {
+                firstLines[key.text] = key.line
+            }
+            if let firstLine {
+                throw YAMLSyntaxError(
+                    line: Int(key.line),
+                    message: "duplicate key '\(FieldRules.printable(String(key.text.prefix(80))))' in a mapping "
+                        + "(first on line \(firstLine))")
+            }
+        }
+    }
+
+    private static func line(_ mark: yaml_mark_t) -> Int32 { Int32(clamping: mark.line + 1) }
+    private static func column(_ mark: yaml_mark_t) -> Int32 { Int32(clamping: mark.column + 1) }
+
+    /// libyaml's own words for what stopped it, with the line it names.
+    private static func error(of parser: yaml_parser_t, in bytes: UnsafeBufferPointer<UInt8>) -> YAMLSyntaxError {
+        let problem = parser.problem.map { String(cString: $0) } ?? "unknown problem"
+        switch parser.error {
+        case YAML_READER_ERROR:
+            // The reader reports a byte offset, not a mark.
+            let end = min(parser.problem_offset, bytes.count)
+            let line = 1 + bytes[..<end].reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            return YAMLSyntaxError(line: line, message: "cannot read YAML: \(problem)")
+        case YAML_SCANNER_ERROR, YAML_PARSER_ERROR:
+            let context = parser.context.map { " (\(String(cString: $0)) at line \(parser.context_mark.line + 1))" } ?? ""
+            return YAMLSyntaxError(line: Int(parser.problem_mark.line) + 1, message: "YAML syntax error: \(problem)\(context)")
+        default:
+            return YAMLSyntaxError(line: nil, message: "YAML error: \(problem)")
+        }
+    }
+}
+
+/// A node of a composed `YAMLTree`.
+struct ConfigNode {
+    struct Scalar {
+        let string: String
+        /// Unquoted, the only style in which YAML reads a scalar as a number, boolean or null.
+        let isPlain: Bool
+    }
+
+    /// A mapping's key/value pairs, in file order.
+    struct Mapping: RandomAccessCollection {
+        fileprivate let tree: YAMLTree
+        fileprivate let start: Int
+        let count: Int
+        var startIndex: Int { 0 }
+        var endIndex: Int { count }
+        subscript(position: Int) -> (key: ConfigNode, value: ConfigNode) {
+            let base = start + 2 * position
+            return (ConfigNode(tree: tree, index: Int(tree.children[base])),
+                    ConfigNode(tree: tree, index: Int(tree.children[base + 1])))
+        }
+    }
+
+    fileprivate let tree: YAMLTree
+    fileprivate let index: Int
+
+    private var entry: YAMLTree.Entry { tree.entries[index] }
+
+    var kind: YAMLTree.Kind { tree.entries[index].kind }
+    var mark: SourceMark? { SourceMark(line: Int(entry.line), column: Int(entry.column)) }
+    /// Anchored (`&name`) or an alias (`*name`): both are refused by the walk.
+    var isAnchored: Bool { tree.entries[index].isAnchored }
+
+    var scalar: Scalar? {
+        let entry = entry
+        return entry.kind == .scalar ? Scalar(string: entry.text, isPlain: entry.isPlain) : nil
+    }
+
+    var mapping: Mapping? {
+        let entry = entry
+        guard entry.kind == .mapping else { return nil }
+        return Mapping(tree: tree, start: Int(entry.childStart), count: Int(entry.childEnd - entry.childStart) / 2)
+    }
+
+    var sequence: [ConfigNode]? {
+        let entry = entry
+        guard entry.kind == .sequence else { return nil }
+        return (Int(entry.childStart)..<Int(entry.childEnd)).map { ConfigNode(tree: tree, index: Int(tree.children[$0])) }
+    }
+
+    /// YAML 1.1's integer spellings (signs, `_`, 0x/0o/0b, base 60), as Yams reads a plain scalar.
+    var int: Int? { scalar.flatMap { Int.construct(from: Node.Scalar($0.string, Tag(.implicit), .plain)) } }
+    /// YAML 1.1's float spellings (`.inf`, `_`, base 60), as Yams reads a plain scalar.
+    var float: Double? { scalar.flatMap { Double.construct(from: Node.Scalar($0.string, Tag(.implicit), .plain)) } }
+}
