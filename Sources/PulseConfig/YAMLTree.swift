@@ -40,140 +40,146 @@ final class YAMLTree {
         var childEnd: Int32 = 0
     }
 
-    fileprivate private(set) var entries: [Entry] = []
-    fileprivate private(set) var children: [Int32] = []
-    private var rootIndex: Int?
+    // Immutable once composed: reading a node takes no exclusivity check.
+    fileprivate let entries: [Entry]
+    fileprivate let children: [Int32]
+    private let rootIndex: Int?
     var root: ConfigNode? { rootIndex.map { ConfigNode(tree: self, index: $0) } }
 
-    private init() {}
+    private init(_ builder: Builder) {
+        entries = builder.entries
+        children = builder.children
+        rootIndex = builder.rootIndex
+    }
 
     /// The document in `yaml`, or nil when it holds none (empty, or only comments).
     /// More than one document, a duplicate key in a mapping, or any libyaml error throws.
     static func compose(_ yaml: String) throws(YAMLSyntaxError) -> YAMLTree {
-        let tree = YAMLTree()
+        var builder = Builder()
         var text = yaml
-        let result: Result<Void, YAMLSyntaxError> = text.withUTF8 { bytes in
+        let failure: YAMLSyntaxError? = text.withUTF8 { bytes in
             do throws(YAMLSyntaxError) {
-                try tree.compose(bytes)
-                return .success(())
+                try builder.compose(bytes)
+                return nil
             } catch {
-                return .failure(error)
+                return error
             }
         }
-        try result.get()
-        return tree
+        if let failure { throw failure }
+        return YAMLTree(builder)
     }
 
-    private struct OpenContainer {
-        let entry: Int
-        var members: [Int32] = []
-    }
+    private struct Builder {
+        var entries: [Entry] = []
+        var children: [Int32] = []
+        var rootIndex: Int?
+        /// The members of each open container, innermost last.
+        var open: [(entry: Int, members: [Int32])] = []
 
-    private func compose(_ bytes: UnsafeBufferPointer<UInt8>) throws(YAMLSyntaxError) {
-        var parser = yaml_parser_t()
-        guard yaml_parser_initialize(&parser) != 0 else { throw YAMLSyntaxError(line: nil, message: "YAML error: out of memory") }
-        defer { yaml_parser_delete(&parser) }
-        yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
-        // An empty text holds no document (and may have no base address to give libyaml).
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-        yaml_parser_set_input_string(&parser, base, bytes.count)
-        var open: [OpenContainer] = []
-        var documents = 0
-        var event = yaml_event_t()
-        while true {
-            guard yaml_parser_parse(&parser, &event) != 0 else { throw Self.error(of: parser, in: bytes) }
-            defer { yaml_event_delete(&event) }
-            let mark = event.start_mark
-            switch event.type {
-            case YAML_DOCUMENT_START_EVENT:
-                if documents > 0 {
-                    throw YAMLSyntaxError(
-                        line: Int(mark.line) + 1,
-                        message: "YAML syntax error: expected a single document in the stream, but found another document")
+        mutating func compose(_ bytes: UnsafeBufferPointer<UInt8>) throws(YAMLSyntaxError) {
+            var parser = yaml_parser_t()
+            guard yaml_parser_initialize(&parser) != 0 else {
+                throw YAMLSyntaxError(line: nil, message: "YAML error: out of memory")
+            }
+            defer { yaml_parser_delete(&parser) }
+            yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+            // An empty text holds no document (and may have no base address to give libyaml).
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+            yaml_parser_set_input_string(&parser, base, bytes.count)
+            var documents = 0
+            var event = yaml_event_t()
+            while true {
+                guard yaml_parser_parse(&parser, &event) != 0 else { throw YAMLTree.error(of: parser, in: bytes) }
+                defer { yaml_event_delete(&event) }
+                let mark = event.start_mark
+                let line = Int32(clamping: mark.line + 1), column = Int32(clamping: mark.column + 1)
+                switch event.type {
+                case YAML_DOCUMENT_START_EVENT:
+                    if documents > 0 {
+                        throw YAMLSyntaxError(
+                            line: Int(line),
+                            message: "YAML syntax error: expected a single document in the stream, but found another document")
+                    }
+                case YAML_DOCUMENT_END_EVENT:
+                    documents += 1
+                case YAML_STREAM_END_EVENT:
+                    return
+                case YAML_SCALAR_EVENT:
+                    let scalar = event.data.scalar
+                    let text = scalar.value.map {
+                        String(decoding: UnsafeBufferPointer(start: $0, count: scalar.length), as: UTF8.self)
+                    } ?? ""
+                    attach(Entry(kind: .scalar, isPlain: scalar.style == YAML_PLAIN_SCALAR_STYLE,
+                                 isAnchored: scalar.anchor != nil, line: line, column: column, text: text))
+                case YAML_ALIAS_EVENT:
+                    attach(Entry(kind: .alias, isPlain: false, isAnchored: true, line: line, column: column, text: ""))
+                case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+                    let isMapping = event.type == YAML_MAPPING_START_EVENT
+                    let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
+                    entries.append(Entry(kind: isMapping ? .mapping : .sequence, isPlain: false, isAnchored: anchor != nil,
+                                         line: line, column: column, text: ""))
+                    open.append((entries.count - 1, []))
+                case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                    guard let container = open.popLast() else { continue }
+                    if entries[container.entry].kind == .mapping { try checkDuplicateKeys(container.members) }
+                    entries[container.entry].childStart = Int32(children.count)
+                    children.append(contentsOf: container.members)
+                    entries[container.entry].childEnd = Int32(children.count)
+                    attach(existing: container.entry)
+                default:
+                    continue
                 }
-            case YAML_DOCUMENT_END_EVENT:
-                documents += 1
-            case YAML_STREAM_END_EVENT:
-                return
-            case YAML_SCALAR_EVENT:
-                let scalar = event.data.scalar
-                let text = scalar.value.map { String(decoding: UnsafeBufferPointer(start: $0, count: scalar.length), as: UTF8.self) } ?? ""
-                let index = append(Entry(kind: .scalar, isPlain: scalar.style == YAML_PLAIN_SCALAR_STYLE,
-                                         isAnchored: scalar.anchor != nil, line: Self.line(mark), column: Self.column(mark),
-                                         text: text))
-                attach(index, to: &open)
-            case YAML_ALIAS_EVENT:
-                let index = append(Entry(kind: .alias, isPlain: false, isAnchored: true, line: Self.line(mark),
-                                         column: Self.column(mark), text: ""))
-                attach(index, to: &open)
-            case YAML_SEQUENCE_START_EVENT:
-                let index = append(Entry(kind: .sequence, isPlain: false, isAnchored: event.data.sequence_start.anchor != nil,
-                                         line: Self.line(mark), column: Self.column(mark), text: ""))
-                open.append(OpenContainer(entry: index))
-            case YAML_MAPPING_START_EVENT:
-                let index = append(Entry(kind: .mapping, isPlain: false, isAnchored: event.data.mapping_start.anchor != nil,
-                                         line: Self.line(mark), column: Self.column(mark), text: ""))
-                open.append(OpenContainer(entry: index))
-            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-                guard let container = open.popLast() else { continue }
-                if entries[container.entry].kind == .mapping { try checkDuplicateKeys(container.members) }
-                entries[container.entry].childStart = Int32(children.count)
-                children.append(contentsOf: container.members)
-                entries[container.entry].childEnd = Int32(children.count)
-                attach(container.entry, to: &open)
-            default:
-                continue
             }
         }
-    }
 
-    private func append(_ entry: Entry) -> Int {
-        entries.append(entry)
-        return entries.count - 1
-    }
-
-    private func attach(_ index: Int, to open: inout [OpenContainer]) {
-        if open.isEmpty {
-            rootIndex = index
-        } else {
-            open[open.count - 1].members.append(Int32(index))
+        private mutating func attach(_ entry: Entry) {
+            entries.append(entry)
+            attach(existing: entries.count - 1)
         }
-    }
 
-    /// A key written twice in one mapping is an error, as YAML says (and as Yams reported it).
-    /// Scalar keys are compared by their text; other keys are refused later by the walk.
-    private func checkDuplicateKeys(_ members: [Int32]) throws(YAMLSyntaxError) {
-        // A short mapping is compared pairwise; a long one (the file decides) through a dictionary.
-        var firstLines: [String: Int32] = [:]
-        let pairwise = members.count <= 32
-        for keyPosition in stride(from: 0, to: members.count, by: 2) {
-            let key = entries[Int(members[keyPosition])]
-            guard key.kind == .scalar else { continue }
-            var firstLine: Int32?
-            if pairwise {
-                for earlier in stride(from: 0, to: keyPosition, by: 2) {
-                    let other = entries[Int(members[earlier])]
-                    if other.kind == .scalar, other.text == key.text { firstLine = other.line; break }
-                }
-            } else if let line = firstLines[key.text] {
-                firstLine = line
+        private mutating func attach(existing index: Int) {
+            if open.isEmpty {
+                rootIndex = index
             } else {
-                firstLines[key.text] = key.line
+                open[open.count - 1].members.append(Int32(index))
             }
-            if let firstLine {
-                throw YAMLSyntaxError(
-                    line: Int(key.line),
-                    message: "duplicate key '\(FieldRules.printable(String(key.text.prefix(80))))' in a mapping "
-                        + "(first on line \(firstLine))")
+        }
+
+        /// A key written twice in one mapping is an error, as YAML says (and as Yams reported it).
+        /// Scalar keys are compared by their text; other keys are refused later by the walk.
+        private func checkDuplicateKeys(_ members: [Int32]) throws(YAMLSyntaxError) {
+            // A short mapping is compared pairwise; a long one (the file decides) through a dictionary.
+            var firstLines: [String: Int32] = [:]
+            let pairwise = members.count <= 32
+            for keyPosition in stride(from: 0, to: members.count, by: 2) {
+                let key = Int(members[keyPosition])
+                guard entries[key].kind == .scalar else { continue }
+                var firstLine: Int32?
+                if pairwise {
+                    for earlier in stride(from: 0, to: keyPosition, by: 2) {
+                        let other = Int(members[earlier])
+                        if entries[other].kind == .scalar, entries[other].text == entries[key].text {
+                            firstLine = entries[other].line
+                            break
+                        }
+                    }
+                } else if let line = firstLines[entries[key].text] {
+                    firstLine = line
+                } else {
+                    firstLines[entries[key].text] = entries[key].line
+                }
+                if let firstLine {
+                    throw YAMLSyntaxError(
+                        line: Int(entries[key].line),
+                        message: "duplicate key '\(FieldRules.printable(String(entries[key].text.prefix(80))))' in a mapping "
+                            + "(first on line \(firstLine))")
+                }
             }
         }
     }
-
-    private static func line(_ mark: yaml_mark_t) -> Int32 { Int32(clamping: mark.line + 1) }
-    private static func column(_ mark: yaml_mark_t) -> Int32 { Int32(clamping: mark.column + 1) }
 
     /// libyaml's own words for what stopped it, with the line it names.
-    private static func error(of parser: yaml_parser_t, in bytes: UnsafeBufferPointer<UInt8>) -> YAMLSyntaxError {
+    fileprivate static func error(of parser: yaml_parser_t, in bytes: UnsafeBufferPointer<UInt8>) -> YAMLSyntaxError {
         let problem = parser.problem.map { String(cString: $0) } ?? "unknown problem"
         switch parser.error {
         case YAML_READER_ERROR:
