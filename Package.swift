@@ -118,7 +118,7 @@ let package = Package(
         .target(name: "LoopbackHTTPServer"),
 
         .executableTarget(name: "pulse-ingest", dependencies: [
-            "CMalloc", "Postgres", "Migrations", "ArticleStore", "PulseModel", "PulseConfig", "Ingestion",
+            "CMalloc", "CLazyLoad", "Postgres", "Migrations", "ArticleStore", "PulseModel", "PulseConfig", "Ingestion",
             "FeedParser", "HTTPFetcher", "AddressPolicy", "Daemon", "Scheduler", "Observability", "SystemdNotify", "Enrichment",
             "LanguageTagger", "HTMLDocument",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

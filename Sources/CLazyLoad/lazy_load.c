@@ -14,6 +14,9 @@
 #include <unistd.h>
 
 static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
+static int bind_flag = RTLD_NOW;
+
+void pulse_lazy_bind_on_call(void) { __atomic_store_n(&bind_flag, RTLD_LAZY, __ATOMIC_RELAXED); }
 
 static void *open_or_exit(const char *soname, int flags, const char *package) {
     void *handle = dlopen(soname, flags);
@@ -33,12 +36,14 @@ static void *open_library(pulse_lazy_library *library) {
     pthread_mutex_lock(&open_lock);
     handle = library->handle;
     if (handle == NULL) {
-        /* RTLD_NOW: everything binds here, under our lock, and never later from a libpq or curl
-           thread (possibly while the process exits). RTLD_LAZY saved 0.1-0.3 ms of a small
-           `--dump-feed`, but the service was once seen to die of SIGSEGV at SIGTERM while it was
-           in use; it was put back until that is understood. */
-        if (library->interposer != NULL) open_or_exit(library->interposer, RTLD_NOW | RTLD_GLOBAL, library->package);
-        handle = open_or_exit(library->soname, RTLD_NOW | RTLD_LOCAL, library->package);
+        /* RTLD_NOW unless a one-shot mode asked otherwise: everything binds here, under our lock,
+           and never later from a libpq or curl thread (possibly while the process exits). RTLD_LAZY
+           for all processes saved 0.1-0.3 ms of a small `--dump-feed`, but the service was once
+           seen to die of SIGSEGV at SIGTERM while it was in use; so only the modes that call
+           pulse_lazy_bind_on_call (header) bind lazily. */
+        int bind = __atomic_load_n(&bind_flag, __ATOMIC_RELAXED);
+        if (library->interposer != NULL) open_or_exit(library->interposer, bind | RTLD_GLOBAL, library->package);
+        handle = open_or_exit(library->soname, bind | RTLD_LOCAL, library->package);
         __atomic_store_n(&library->handle, handle, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&open_lock);

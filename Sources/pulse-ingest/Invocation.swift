@@ -1,6 +1,7 @@
 import AddressPolicy
 import ArgumentParser
 import ArticleStore
+import CLazyLoad
 import FeedParser
 import Foundation
 import HTMLDocument
@@ -127,6 +128,8 @@ struct Invocation: Equatable, Sendable {
         } else {
             let mode = dumpFeedMode(inputs, networks: networks)
             if inputs.contains(where: DumpFeedMode.isURL) { return mode }
+            // Files only: no fetcher threads, and the parse threads end before the process does.
+            pulse_lazy_bind_on_call()
             status = mode.runFiles()
         }
         if status != 0 { throw ExitCode(status) }
