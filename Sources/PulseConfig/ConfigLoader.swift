@@ -193,9 +193,19 @@ private struct ConfigParser {
     private func parseCategories(_ nodes: [ConfigNode], at mark: SourceMark?) -> [CategoryConfig] {
         if nodes.isEmpty { diag.error("'categories' must not be empty", at: mark) }
         var categories: [CategoryConfig] = []
-        var slugLines: [String: Int] = [:]
-        var nameLines: [String: Int] = [:]
-        for node in nodes {
+        // The values each entry will give, read first (reports discarded) so duplicates are known
+        // before the walk; see `earlierDuplicates` for why not a dictionary.
+        let quiet = Diagnostics(file: diag.file)
+        let values = nodes.map { node -> (slug: String?, slugLine: Int, name: String?, nameLine: Int) in
+            guard let map = MappingView(node, section: "category", allowedKeys: ["slug", "name"], quiet) else {
+                return (nil, 0, nil, 0)
+            }
+            return (map.string("slug", required: true), map.mark(of: "slug")?.line ?? 0,
+                    map.string("name", required: true), map.mark(of: "name")?.line ?? 0)
+        }
+        let earlierSlug = earlierDuplicates(values.map(\.slug))
+        let earlierName = earlierDuplicates(values.map(\.name))
+        for (index, node) in nodes.enumerated() {
             guard let map = MappingView(node, section: "category", allowedKeys: ["slug", "name"], diag) else { continue }
             let slug = map.string("slug", required: true)
             let name = map.string("name", required: true)
@@ -205,17 +215,13 @@ private struct ConfigParser {
             if let name, let problem = FieldRules.nameProblem(name, maxLength: FieldRules.maxCategoryNameLength) {
                 diag.error("category \(problem)", at: map.mark(of: "name"))
             }
-            let line = map.mark(of: "slug")?.line ?? 0
-            if let slug, let first = slugLines[slug] {
-                diag.error("duplicate category slug '\(slug)' (lines \(first) and \(line))", at: map.mark(of: "slug"))
-            } else if let slug {
-                slugLines[slug] = line
+            if let slug, let first = earlierSlug[index] {
+                diag.error("duplicate category slug '\(slug)' (lines \(values[first].slugLine) and \(values[index].slugLine))",
+                           at: map.mark(of: "slug"))
             }
-            let nameLine = map.mark(of: "name")?.line ?? 0
-            if let name, let first = nameLines[name] {
-                diag.error("duplicate category name '\(name)' (lines \(first) and \(nameLine))", at: map.mark(of: "name"))
-            } else if let name {
-                nameLines[name] = nameLine
+            if let name, let first = earlierName[index] {
+                diag.error("duplicate category name '\(name)' (lines \(values[first].nameLine) and \(values[index].nameLine))",
+                           at: map.mark(of: "name"))
             }
             if let slug, let name {
                 categories.append(CategoryConfig(slug: slug, name: name, displayOrder: categories.count))

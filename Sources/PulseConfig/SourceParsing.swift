@@ -9,38 +9,47 @@ struct SourceListParser {
                        "max_content_length", "active", "language_detection"]
 
     func parse(_ nodes: [ConfigNode]) -> [SourceConfig] {
+        // Duplicates are checked on the raw values, so they are found even in invalid entries;
+        // they are found before the walk (which reports them where it always did).
+        let slugs = nodes.map { Self.rawValue(of: $0, key: "slug") }
+        let feeds = nodes.map { Self.rawValue(of: $0, key: "feed_url") }
+        let earlierSlug = earlierDuplicates(slugs.map { $0?.text })
+        let earlierFeed = earlierDuplicates(feeds.map { $0?.text })
+        var labels: [String] = []
+        labels.reserveCapacity(nodes.count)
         var sources: [SourceConfig] = []
-        var slugLines: [String: Int] = [:]
-        var feedLines: [String: (slug: String, line: Int)] = [:]
         for (index, node) in nodes.enumerated() {
             // Label the source before validating it, so even its key errors name it.
             let label = Self.slug(of: node)?.nilIfEmpty.map(FieldRules.printable) ?? "#\(index + 1)"
+            labels.append(label)
             guard let map = MappingView(node, section: "source", allowedKeys: Self.keys, source: label, diag) else {
                 continue
             }
-            // Duplicates are checked on the raw values, so they are found even in invalid entries.
-            if let slug = map.rawScalar("slug") {
-                let line = map.mark(of: "slug")?.line ?? 0
-                if let first = slugLines[slug] {
-                    diag.error("duplicate source slug '\(FieldRules.printable(slug))' (first on line \(first), "
-                               + "again on line \(line))", at: map.mark(of: "slug"), source: label)
-                } else {
-                    slugLines[slug] = line
-                }
+            if let slug = slugs[index], let first = earlierSlug[index], let firstLine = slugs[first]?.line {
+                diag.error("duplicate source slug '\(FieldRules.printable(slug.text))' (first on line \(firstLine), "
+                           + "again on line \(slug.line))", at: map.mark(of: "slug"), source: label)
             }
-            if let feedURL = map.rawScalar("feed_url") {
-                let line = map.mark(of: "feed_url")?.line ?? 0
-                if let first = feedLines[feedURL] {
-                    diag.error("feed_url is already used by source '\(first.slug)' (line \(first.line)); "
-                               + "each feed must be listed once", at: map.mark(of: "feed_url"), source: label)
-                } else {
-                    feedLines[feedURL] = (label, line)
-                }
+            if feeds[index] != nil, let first = earlierFeed[index], let firstLine = feeds[first]?.line {
+                diag.error("feed_url is already used by source '\(labels[first])' (line \(firstLine)); "
+                           + "each feed must be listed once", at: map.mark(of: "feed_url"), source: label)
             }
             guard let source = parseSource(map, label: label) else { continue }
             sources.append(source)
         }
         return sources
+    }
+
+    /// `MappingView.rawScalar(key)` and the line of its value, for an entry `MappingView` accepts
+    /// (a mapping, not anchored; the key a plain, unanchored scalar), read without reporting.
+    private static func rawValue(of node: ConfigNode, key: String) -> (text: String, line: Int)? {
+        guard !node.isAnchored, let mapping = node.mapping else { return nil }
+        for index in mapping.indices {
+            let pair = mapping[index]
+            guard !pair.key.isAnchored, pair.key.scalar?.string == key else { continue }
+            guard let text = pair.value.scalar?.string else { return nil }
+            return (text, pair.value.mark?.line ?? 0)
+        }
+        return nil
     }
 
     /// The `slug:` scalar of a source entry, read by index (iterating a `Node.Mapping` copies its pairs).
@@ -107,4 +116,30 @@ struct SourceListParser {
 
 extension String {
     var nilIfEmpty: String? { isEmpty ? nil : self }
+}
+
+/// For each text, the position of the first earlier equal one (nil for a first occurrence or no
+/// text). A small open-addressing table of positions, by hand, instead of a `[String: Int]` or a
+/// sort: in a one-shot `--check-config` the first `Dictionary` keyed by String (and the standard
+/// sort's array of runs) each cost a run-time search of every protocol conformance in this binary,
+/// about 0.1-0.2 ms apiece with their page faults. `hashValue` is seeded per process, so a file
+/// cannot choose colliding values.
+func earlierDuplicates(_ texts: [String?]) -> [Int?] {
+    var earlier = [Int?](repeating: nil, count: texts.count)
+    var capacity = 16
+    while capacity < 2 * texts.count { capacity *= 2 }
+    var positions = [Int](repeating: -1, count: capacity)
+    for (index, text) in texts.enumerated() {
+        guard let text else { continue }
+        var slot = text.hashValue & (capacity - 1)
+        while positions[slot] >= 0, earlier[index] == nil {
+            if texts[positions[slot]] == text {
+                earlier[index] = positions[slot]
+            } else {
+                slot = (slot + 1) & (capacity - 1)
+            }
+        }
+        if earlier[index] == nil { positions[slot] = index }
+    }
+    return earlier
 }
