@@ -123,8 +123,8 @@ import Yams
         }
     }
 
-    /// Yams read scalars up to their first NUL; the whole text is kept, so the field rules see
-    /// (and refuse) the control character.
+    /// The whole text of a scalar is kept, an escaped NUL included (as Yams kept it), so the
+    /// field rules see and refuse the control character.
     @Test func escapedNulIsKeptForTheRulesToRefuse() throws {
         let tree = try YAMLTree.compose("name: \"A\\0B\"\n")
         #expect(tree.root?.mapping?[0].value.scalar?.string == "A\u{0}B")
