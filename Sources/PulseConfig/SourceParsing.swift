@@ -126,6 +126,14 @@ extension String {
 /// cannot choose colliding values.
 func earlierDuplicates(_ texts: [String?]) -> [Int?] {
     var earlier = [Int?](repeating: nil, count: texts.count)
+    // A handful (a mapping's keys) is compared pairwise, without building a table.
+    if texts.count <= 8 {
+        for index in texts.indices {
+            guard let text = texts[index] else { continue }
+            earlier[index] = texts[..<index].firstIndex { $0 == text }
+        }
+        return earlier
+    }
     var capacity = 16
     while capacity < 2 * texts.count { capacity *= 2 }
     var positions = [Int](repeating: -1, count: capacity)

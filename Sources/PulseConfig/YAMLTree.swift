@@ -148,33 +148,17 @@ final class YAMLTree {
         /// A key written twice in one mapping is an error, as YAML says (and as Yams reported it).
         /// Scalar keys are compared by their text; other keys are refused later by the walk.
         private func checkDuplicateKeys(_ members: [Int32]) throws(YAMLSyntaxError) {
-            // A short mapping is compared pairwise; a long one (the file decides) through a dictionary.
-            var firstLines: [String: Int32] = [:]
-            let pairwise = members.count <= 32
-            for keyPosition in stride(from: 0, to: members.count, by: 2) {
-                let key = Int(members[keyPosition])
-                guard entries[key].kind == .scalar else { continue }
-                var firstLine: Int32?
-                if pairwise {
-                    for earlier in stride(from: 0, to: keyPosition, by: 2) {
-                        let other = Int(members[earlier])
-                        if entries[other].kind == .scalar, entries[other].text == entries[key].text {
-                            firstLine = entries[other].line
-                            break
-                        }
-                    }
-                } else if let line = firstLines[entries[key].text] {
-                    firstLine = line
-                } else {
-                    firstLines[entries[key].text] = entries[key].line
-                }
-                if let firstLine {
-                    throw YAMLSyntaxError(
-                        line: Int(entries[key].line),
-                        message: "duplicate key '\(FieldRules.printable(String(entries[key].text.prefix(80))))' in a mapping "
-                            + "(first on line \(firstLine))")
-                }
-            }
+            // Keys sit at the even members; a non-scalar key is refused later by the walk.
+            let earlier = earlierDuplicates(stride(from: 0, to: members.count, by: 2).map { position in
+                let key = entries[Int(members[position])]
+                return key.kind == .scalar ? key.text : nil
+            })
+            guard let repeated = earlier.firstIndex(where: { $0 != nil }), let first = earlier[repeated] else { return }
+            let key = entries[Int(members[2 * repeated])]
+            throw YAMLSyntaxError(
+                line: Int(key.line),
+                message: "duplicate key '\(FieldRules.printable(String(key.text.prefix(80))))' in a mapping "
+                    + "(first on line \(entries[Int(members[2 * first])].line))")
         }
     }
 

@@ -87,7 +87,7 @@ import Yams
         #expect(throws: YAMLSyntaxError(line: 5, message: "duplicate key 'slug' in a mapping (first on line 3)")) {
             try YAMLTree.compose(short)
         }
-        // Past 32 members the keys go through a dictionary: the same answer.
+        // A long mapping (40 keys), the repeat at the end: the same answer.
         var long = (0..<40).map { "key\($0): \($0)" }
         long.append("key7: again")
         #expect(throws: YAMLSyntaxError(line: 41, message: "duplicate key 'key7' in a mapping (first on line 8)")) {
@@ -203,18 +203,5 @@ import Yams
         case 2: return inFlow ? "''" : ""
         default: return inFlow && word.contains(":") ? "\"\(word)\"" : word
         }
-    }
-}
-
-/// A small seeded generator, so a failure names a reproducible document.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((value ^ (value >> 31)) % UInt64(bound))
     }
 }
