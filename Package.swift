@@ -16,7 +16,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
@@ -35,22 +34,27 @@ let package = Package(
         // gumbo is opened on first use too (CGumboGuard/gumbo_functions.c): no pkg-config, whose
         // `-lgumbo` would load it at every start; gumbo.h is in the default include path.
         .systemLibrary(name: "CGumbo", path: "Sources/CGumbo", providers: [.apt(["libgumbo-dev"])]),
+        // libyaml is linked, not opened on first use: it needs nothing but libc, so loading it costs
+        // a start little, and every mode but the dump modes reads the config.
+        .systemLibrary(name: "CLibYAML", path: "Sources/CLibYAML", providers: [.apt(["libyaml-dev"])]),
         // glibc's mallopt, for the batch modes (DumpArticleMode.keepFreedMemory).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
         // Values shared along the pipeline (no I/O).
         .target(name: "PulseModel"),
         // feeds.yaml and the environment, parsed into validated values.
-        // YAMLTree composes feeds.yaml from the events of Yams' own libyaml (its CYaml module, which
-        // comes with the Yams product); Yams still reads YAML 1.1's rarer number spellings.
-        .target(name: "PulseConfig", dependencies: ["PulseModel", "Postgres", "AddressPolicy", .product(name: "Yams", package: "Yams")]),
+        // YAMLTree composes feeds.yaml from libyaml's events (Debian's libyaml, CLibYAML). Not Yams: it
+        // brought in swift-corelibs-foundation, whose start-up cost every process about 1 ms.
+        .target(name: "PulseConfig", dependencies: ["PulseModel", "Postgres", "AddressPolicy", "CLibYAML"]),
         // IP address parsing and the SSRF range policy, shared by the fetcher and stored-URL rules.
         .target(name: "AddressPolicy"),
         // URL canonicalisation bit-compatible with the old Go worker, and stored-URL rules.
         .target(name: "CanonicalURL", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // libcurl's multi interface on one thread: caps, redirects re-checked, SSRF guard at connect.
+        // Detached pthreads and a condition variable, for the blocking work kept off the cooperative pool.
+        .target(name: "Threads"),
         .target(name: "HTTPFetcher", dependencies: [
-            "CCurl", "AddressPolicy",
+            "CCurl", "AddressPolicy", "Threads",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // RSS/Atom with libxml2's streaming reader: formats, extensions, encodings, hostile-input guards.
@@ -61,7 +65,7 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-Xcc"] + libxml2Headers)]),
         // libpq behind a small async API, one dedicated thread per connection.
         .target(name: "Postgres", dependencies: [
-            "CLibPQ",
+            "CLibPQ", "Threads",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The schema as embedded SQL migrations, applied under an advisory lock.
@@ -90,7 +94,7 @@ let package = Package(
         .target(name: "LanguageTagger", dependencies: ["CCLD2", "PulseModel"]),
         // One page fetch per article: og:image, readable body, language; used by ingest and --backfill.
         .target(name: "Enrichment", dependencies: [
-            "ArticleStore", "HTTPFetcher", "HTMLDocument", "OpenGraph", "Readability", "LanguageTagger", "PulseModel",
+            "ArticleStore", "HTTPFetcher", "HTMLDocument", "OpenGraph", "Readability", "LanguageTagger", "PulseModel", "Threads",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // When each source is due: adaptive intervals, hints, jitter.
@@ -109,6 +113,7 @@ let package = Package(
         ]),
         // Log handlers (text/json lines), Prometheus metrics, and the /metrics /healthz /readyz endpoint.
         .target(name: "Observability", dependencies: [
+            "Threads",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),

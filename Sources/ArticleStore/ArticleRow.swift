@@ -1,6 +1,7 @@
 import AddressPolicy
 import CanonicalURL
-import Foundation
+import FoundationEssentials
+import Glibc
 import Postgres
 import PulseModel
 
@@ -103,7 +104,7 @@ public struct ArticleRowBuilder: Sendable {
 
     /// Must look like `type/subtype` (RFC 6838 restricted names), at most 50 characters.
     static func mimeType(_ raw: String) -> String? {
-        let value = raw.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let value = raw.split(separator: ";").first.map { TextScan.trimming($0, while: TextScan.isBlank).lowercased() } ?? ""
         guard value.count <= FieldLimits.mediaMimeType else { return nil }
         let parts = value.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }

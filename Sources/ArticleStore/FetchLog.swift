@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Postgres
 
 /// One `fetch_logs` row per pass: opened as `running`, closed with counts and a status.

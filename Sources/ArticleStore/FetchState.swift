@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Postgres
 
 /// Per-source fetch state of the data contract (section 5): validators, failures, circuit breaker.

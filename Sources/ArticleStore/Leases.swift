@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Postgres
 
 /// When a source is due next and which worker's lease the finishing write releases.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Postgres
 
 /// A source row as the fetch pipeline needs it, with its category.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Postgres
 
 /// One source's health as `--status` shows it.

@@ -1,5 +1,6 @@
 import ArticleStore
-import Foundation
+import FoundationEssentials
+import Glibc
 import Ingestion
 import Logging
 import Scheduler

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Threads
 import Synchronization
 
 /// Runs blocking work that cannot be interrupted (a gumbo or libxml2 parse of untrusted bytes)
@@ -66,13 +68,11 @@ public enum OffPool {
                     return
                 }
                 threads.started()
-                let thread = Thread {
+                DetachedThread.start(name: "pulse-offpool", stackSize: 8 << 20) {
                     defer { threads.ended() }
                     let result = Result { try work() }
                     slot.take()?.resume(with: result)
                 }
-                thread.stackSize = 8 << 20
-                thread.start()
             }
         } onCancel: {
             slot.take()?.resume(throwing: Abandoned())
@@ -84,7 +84,7 @@ public enum OffPool {
 /// the process, never on the cooperative pool).
 final class ThreadCount: @unchecked Sendable {
     // @unchecked: `alive` is only touched while `condition` is locked.
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var alive = 0
 
     var count: Int {
@@ -107,8 +107,7 @@ final class ThreadCount: @unchecked Sendable {
     }
 
     func waitUntilNone(timeout: Duration) -> Bool {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        let deadline = Date(timeIntervalSinceNow: seconds)
+        let deadline = Condition.Deadline.after(timeout)
         condition.lock()
         defer { condition.unlock() }
         while alive > 0 {

@@ -66,7 +66,7 @@ enum CharsetDecoder {
         var end = 2
         while end + 1 < limit, !(input[end] == 0x3F && input[end + 1] == 0x3E) { end += 1 }
         let decl = String(decoding: UnsafeBufferPointer(rebasing: input[0..<end]), as: UTF8.self)
-        guard let r = decl.range(of: "encoding") else { return nil }
+        guard let r = decl.firstRange(of: "encoding") else { return nil }
         var rest = decl[r.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
         guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
         rest = rest.dropFirst()
@@ -196,39 +196,12 @@ enum CharsetDecoder {
     // MARK: iconv (everything else)
 
     static func viaIconv(_ s: UnsafeBufferPointer<UInt8>, offset: Int, charset: String) -> DecodedInput {
-        let cd = iconv_open("UTF-8", charset)
-        guard let cd, Int(bitPattern: cd) != -1 else {
+        guard let converted = Charset.transcodeToUTF8(UnsafeBufferPointer(rebasing: s[offset...]), from: charset) else {
             return repairUTF8(s, offset: offset, encoding: "utf-8")  // unknown label
         }
-        defer { iconv_close(cd) }
-        var out = [UInt8](repeating: 0, count: max(64, (s.count - offset) * 2 + 16))
-        var produced = 0, consumed = offset, repaired = false
-        while consumed < s.count {
-            var inLeft = s.count - consumed
-            var outLeft = out.count - produced
-            let result = out.withUnsafeMutableBufferPointer { ob -> Int in
-                var inPtr: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(mutating: s.baseAddress! + consumed)
-                    .assumingMemoryBound(to: CChar.self)
-                var outPtr: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(ob.baseAddress! + produced)
-                    .assumingMemoryBound(to: CChar.self)
-                return iconv(cd, &inPtr, &inLeft, &outPtr, &outLeft)
-            }
-            let err = errno
-            consumed = s.count - inLeft
-            produced = out.count - outLeft
-            if result != -1 { break }
-            if err == E2BIG {
-                out.append(contentsOf: repeatElement(0, count: out.count))
-            } else if err == EILSEQ {
-                consumed += 1; repaired = true  // skip the bad byte
-            } else {
-                repaired = true; break          // EINVAL: truncated sequence at the end
-            }
-        }
-        out.removeSubrange(produced...)
         // iconv output is UTF-8 but may still carry XML-illegal controls.
-        let cleaned = out.withUnsafeBufferPointer { repairUTF8($0, offset: 0, encoding: charset) }
+        let cleaned = converted.bytes.withUnsafeBufferPointer { repairUTF8($0, offset: 0, encoding: charset) }
         return DecodedInput(transcoded: cleaned.transcoded, offset: 0, encoding: charset,
-                            repaired: repaired || cleaned.repaired)
+                            repaired: converted.repaired || cleaned.repaired)
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Feed date parsing: RFC 822/1123 (and the usual malformed variants) and RFC 3339 / ISO 8601.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Deterministic JSON for a parsed feed (debug CLI, golden tests). Hand-written escaping keeps
 /// the key order fixed and avoids JSONSerialization's Foundation round-trips.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The dialect a document was recognised as (from its root element, namespace and version).
 public enum FeedFormat: String, Sendable, Equatable, CaseIterable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import WebText
 
 /// Picks the encoding of a page's bytes the way browsers do, in this order: a byte-order mark,
@@ -33,20 +34,19 @@ public enum CharsetDetection {
         case "windows-1252":
             return Windows1252.decode(body)
         default:
-            if let encoding = foundationEncodings[label],
-               let text = String(data: Data(body), encoding: encoding) {
-                return text
+            if iconvLabels.contains(label),
+               let converted = body.withUnsafeBufferPointer({ Charset.transcodeToUTF8($0, from: label) }) {
+                return String(decoding: converted.bytes, as: UTF8.self)
             }
             return String(decoding: body, as: UTF8.self)
         }
     }
 
-    private static let foundationEncodings: [String: String.Encoding] = [
-        "utf-16le": .utf16LittleEndian, "utf-16be": .utf16BigEndian,
-        "utf-32le": .utf32LittleEndian, "utf-32be": .utf32BigEndian,
-        "iso-8859-2": .isoLatin2, "windows-1250": .windowsCP1250, "windows-1251": .windowsCP1251,
-        "windows-1253": .windowsCP1253, "windows-1254": .windowsCP1254,
-        "shift_jis": .shiftJIS, "euc-jp": .japaneseEUC, "iso-2022-jp": .iso2022JP,
+    /// The labels pages are decoded from through iconv (the ones Foundation's `String.Encoding`
+    /// decoded before; other labels fall back to UTF-8, as they did).
+    private static let iconvLabels: Set<String> = [
+        "utf-16le", "utf-16be", "utf-32le", "utf-32be", "iso-8859-2", "windows-1250", "windows-1251",
+        "windows-1253", "windows-1254", "shift_jis", "euc-jp", "iso-2022-jp",
     ]
 
     /// Lower-cased, trimmed and mapped to the label `decode` understands; nil when unknown.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An immutable HTML tree converted from gumbo's output. Gumbo's own tree is freed inside
 /// `parse` (gumbo_destroy_output runs before it returns) rather than owned by a class that

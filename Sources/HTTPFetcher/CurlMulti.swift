@@ -1,6 +1,9 @@
+import Dispatch
 import CCurl
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
+import Threads
 
 /// Drives every transfer through one libcurl multi handle on one dedicated thread. Async callers
 /// hand in a hop and suspend on a continuation; the loop thread starts it when politeness allows,
@@ -22,15 +25,13 @@ final class CurlMulti: Sendable {
         self.inbox = inbox
         let stopped = self.stopped
         let limits = (configuration.globalConcurrency, configuration.perHostConnections, configuration.perHostRequestsPerSecond)
-        let thread = Thread {
+        DetachedThread.start(name: "pulse-fetch-curl") {
             var loop = EventLoop(
                 multi: multi, inbox: inbox, globalConcurrency: limits.0,
                 limiter: HostLimiter(perHostConnections: limits.1, requestsPerSecond: limits.2))
             loop.run()
             stopped.signal()
         }
-        thread.name = "pulse-fetch-curl"
-        thread.start()
     }
 
     deinit { shutdown() }

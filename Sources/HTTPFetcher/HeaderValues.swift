@@ -1,12 +1,13 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Interprets response header values the fetcher hands back to its callers.
 enum HeaderValues {
     /// Retry-After is either delta-seconds or an HTTP-date (RFC 9110 §10.2.3). Dates go through
     /// libcurl's `curl_getdate`, which reads all three HTTP date formats. Clamped to [0, `limit`].
     static func retryAfter(_ raw: String?, now: Date = Date(), limit: Duration) -> Duration? {
-        guard let value = raw?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        guard let value = raw.map({ trimmed($0, dropping: " \t") }), !value.isEmpty else { return nil }
         var seconds: Int64
         if value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             guard value.utf8.count <= 12, let n = Int64(value) else { return limit }
@@ -27,13 +28,20 @@ enum HeaderValues {
         var result: Duration?
         for directive in raw.split(separator: ",") {
             let parts = directive.split(separator: "=", maxSplits: 1)
-            let name = parts[0].trimmingCharacters(in: .whitespaces).lowercased()
+            let name = trimmed(parts[0], dropping: " \t").lowercased()
             if name == "no-store" || name == "no-cache" { return .zero }
             if name == "max-age", parts.count == 2 {
-                let digits = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: " \t\""))
+                let digits = trimmed(parts[1], dropping: " \t\"")
                 if let n = Int64(digits), n >= 0 { result = .seconds(n) }
             }
         }
         return result
     }
+}
+
+/// `text` without leading and trailing characters from `set` (HTTP's optional whitespace is only
+/// space and tab).
+private func trimmed<S: StringProtocol>(_ text: S, dropping set: String) -> String {
+    guard let first = text.firstIndex(where: { !set.contains($0) }) else { return "" }
+    return String(text[first...text.lastIndex(where: { !set.contains($0) })!])
 }

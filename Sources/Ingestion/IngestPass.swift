@@ -1,7 +1,8 @@
 import ArticleStore
 import CanonicalURL
 import FeedParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTPFetcher
 import Enrichment
 import Logging

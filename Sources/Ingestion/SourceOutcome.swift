@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import PulseModel
 
 /// What happened to one source in a pass.
 public struct SourceOutcome: Sendable, Equatable {
@@ -46,8 +48,8 @@ public struct SourceOutcome: Sendable, Equatable {
 
     /// One line per source for `--once`.
     public var line: String {
-        let seconds = String(format: "%.2fs", Double(duration.components.seconds)
-            + Double(duration.components.attoseconds) / 1e18)
+        let seconds = DecimalText.fixed(Double(duration.components.seconds)
+            + Double(duration.components.attoseconds) / 1e18, places: 2) + "s"
         switch result {
         case .failed(let message):
             return "FAIL  \(slug): \(message) (\(seconds))"
@@ -95,7 +97,7 @@ public struct PassSummary: Sendable, Equatable {
         if disagreements > 0 { text += ", \(disagreements) in another language" }
         if let duration {
             let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-            if seconds > 0 { text += String(format: ", %.1f s, %.0f items/s", seconds, Double(itemsSeen) / seconds) }
+            if seconds > 0 { text += ", \(DecimalText.fixed(seconds, places: 1)) s, \(DecimalText.fixed(Double(itemsSeen) / seconds, places: 0)) items/s" }
         }
         return text + (interrupted ? " (interrupted)" : "")
     }

@@ -88,20 +88,34 @@ public enum LogRedaction {
     /// Replaces the user-info of `scheme://user:pass@host` URLs, e.g. a DATABASE_URL quoted in a
     /// libpq error, with "<redacted>".
     public static func scrubURLCredentials(_ text: String) -> String {
+        // Unicode scalars, not Characters: a combining mark after "://", "@" or "/" must not hide
+        // them (by Character, "/" and a following U+0301 are one Character, not "/").
+        let scalars = Array(text.unicodeScalars)
         // Cheap guard: almost no log text contains both markers.
-        guard text.contains("://"), text.contains("@") else { return text }
-        var result = ""
-        var rest = Substring(text)
-        while let schemeEnd = rest.range(of: "://") {
-            result += rest[..<schemeEnd.upperBound]
-            rest = rest[schemeEnd.upperBound...]
-            let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == " " || $0 == "?" || $0 == "#" })
-                ?? rest.endIndex
-            if let at = rest[..<authorityEnd].lastIndex(of: "@") {
-                result += placeholder
-                rest = rest[at...]
+        guard scalars.contains("@"), let first = schemeSeparator(in: scalars, from: 0) else { return text }
+        var result = String.UnicodeScalarView()
+        var copied = 0
+        var next: Int? = first
+        while let separator = next {
+            let authorityStart = separator + 3
+            let authorityEnd = scalars[authorityStart...].firstIndex(where: { "/ ?#".unicodeScalars.contains($0) }) ?? scalars.endIndex
+            if let at = scalars[authorityStart..<authorityEnd].lastIndex(of: "@") {
+                result.append(contentsOf: scalars[copied..<authorityStart])
+                result.append(contentsOf: placeholder.unicodeScalars)
+                copied = at
             }
+            next = schemeSeparator(in: scalars, from: authorityStart)
         }
-        return result + rest
+        result.append(contentsOf: scalars[copied...])
+        return String(result)
+    }
+
+    private static func schemeSeparator(in scalars: [Unicode.Scalar], from start: Int) -> Int? {
+        var index = start
+        while index + 2 < scalars.count {
+            if scalars[index] == ":", scalars[index + 1] == "/", scalars[index + 2] == "/" { return index }
+            index += 1
+        }
+        return nil
     }
 }

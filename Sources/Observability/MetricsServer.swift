@@ -4,9 +4,10 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Logging
 import Synchronization
+import Threads
 
 public enum MetricsServerError: Error, Sendable, Equatable, CustomStringConvertible {
     case alreadyStarted
@@ -92,7 +93,7 @@ public final class MetricsServer: Sendable {
             let finished = DispatchSemaphore(value: 0)
             current = Running(listenFD: listenFD, wakeWriteFD: pipeFDs[1], finished: finished, port: port)
             let wakeReadFD = pipeFDs[0]
-            let thread = Thread { [self] in
+            DetachedThread.start(name: "pulse-metrics-http") { [self] in
                 var loop = ConnectionLoop(listenFD: listenFD, wakeFD: wakeReadFD, requestTimeout: requestTimeout,
                                           maxConnections: maxConnections,
                                           respond: { head in
@@ -107,8 +108,6 @@ public final class MetricsServer: Sendable {
                 close(wakeReadFD)
                 finished.signal()
             }
-            thread.name = "pulse-metrics-http"
-            thread.start()
         }
         if !address.isLoopback {
             logger.warning("metrics endpoint bound to a non-loopback address; anyone who can reach it can read metrics",

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PulseModel
 import HTMLDocument
 
@@ -17,9 +18,8 @@ public enum JSONLD {
             var text = document.textContent(of: script)
             guard text.utf8.count <= maxScriptBytes else { continue }
             text = stripCDATA(text)
-            guard let data = text.data(using: .utf8),
-                  let parsed = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { continue }
-            flatten(parsed, into: &result)
+            guard let parsed = try? JSONDecoder().decode(PlainJSON.self, from: Data(text.utf8)) else { continue }
+            flatten(parsed.value, into: &result)
             if result.count >= maxObjects { break }
         }
         return result
@@ -81,5 +81,44 @@ public enum JSONLD {
         if let contexts = object["@context"] as? [Any] { return contexts.contains { ($0 as? String).map(matches) ?? false } }
         if let context = object["@context"] as? [String: Any], let vocab = context["@vocab"] as? String { return matches(vocab) }
         return false
+    }
+}
+
+/// Any JSON text as the plain values `JSONSerialization` made of it (`String`, `Double`, `Bool`,
+/// `[Any]`, `[String: Any]`; null is `Optional<Any>.none`), through FoundationEssentials'
+/// `JSONDecoder`: the service does not link swift-corelibs-foundation, which holds
+/// `JSONSerialization` (linking it cost every process start about 1 ms).
+struct PlainJSON: Decodable {
+    let value: Any
+
+    private struct Key: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        if let object = try? decoder.container(keyedBy: Key.self) {
+            var members: [String: Any] = [:]
+            members.reserveCapacity(object.allKeys.count)
+            for key in object.allKeys { members[key.stringValue] = try object.decode(PlainJSON.self, forKey: key).value }
+            value = members
+        } else if var array = try? decoder.unkeyedContainer() {
+            var items: [Any] = []
+            while !array.isAtEnd { items.append(try array.decode(PlainJSON.self).value) }
+            value = items
+        } else {
+            let single = try decoder.singleValueContainer()
+            if single.decodeNil() {
+                value = Optional<Any>.none as Any
+            } else if let string = try? single.decode(String.self) {
+                value = string
+            } else if let bool = try? single.decode(Bool.self) {
+                value = bool
+            } else {
+                value = try single.decode(Double.self)
+            }
+        }
     }
 }

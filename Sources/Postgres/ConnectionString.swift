@@ -78,9 +78,9 @@ public struct ConnectionString: Sendable, Equatable {
     public func scrub(_ text: String, quotedOnly: Bool = false) -> String {
         var result = text
         for secret in secrets where result.contains(secret) {
-            result = result.replacingOccurrences(of: "\"" + secret + "\"", with: "\"***\"")
+            result = replacingLiteral("\"" + secret + "\"", with: "\"***\"", in: result)
             if !quotedOnly && secret.count >= Self.bareSecretMinimum {
-                result = result.replacingOccurrences(of: secret, with: "***")
+                result = replacingLiteral(secret, with: "***", in: result)
             }
         }
         return result
@@ -252,4 +252,32 @@ private struct URIParts {
         default: nil
         }
     }
+}
+
+/// Every occurrence of `target` in `text` replaced, compared byte for byte in UTF-8 (not by
+/// Character, so a secret followed by a combining mark is still found and scrubbed).
+func replacingLiteral(_ target: String, with replacement: String, in text: String) -> String {
+    let needle = Array(target.utf8)
+    guard !needle.isEmpty else { return text }
+    let haystack = Array(text.utf8)
+    var result: [UInt8] = []
+    result.reserveCapacity(haystack.count)
+    var index = 0
+    while index < haystack.count {
+        if haystack[index] == needle[0], index + needle.count <= haystack.count,
+           haystack[index..<index + needle.count].elementsEqual(needle) {
+            result.append(contentsOf: replacement.utf8)
+            index += needle.count
+        } else {
+            result.append(haystack[index])
+            index += 1
+        }
+    }
+    return String(decoding: result, as: UTF8.self)
+}
+
+/// `text` without leading and trailing whitespace and newlines.
+func trimmingWhitespace(_ text: String) -> String {
+    guard let first = text.firstIndex(where: { !$0.isWhitespace }) else { return "" }
+    return String(text[first...text.lastIndex(where: { !$0.isWhitespace })!])
 }

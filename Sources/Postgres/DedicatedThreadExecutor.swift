@@ -1,4 +1,4 @@
-import Foundation
+import Threads
 
 /// A serial executor that runs every job on one OS thread of its own.
 ///
@@ -9,14 +9,12 @@ import Foundation
 /// time anyway, and a daemon holds only a handful of connections.
 final class DedicatedThreadExecutor: SerialExecutor, @unchecked Sendable {
     // @unchecked: `jobs` and `stopped` are only touched while `condition` is locked.
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var jobs: [UnownedJob] = []
     private var stopped = false
 
     init(name: String) {
-        let thread = Thread { [self] in self.runLoop() }
-        thread.name = name
-        thread.start()
+        DetachedThread.start(name: name) { [self] in self.runLoop() }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {

@@ -270,8 +270,8 @@ public actor PostgresConnection {
     /// libpq's message with every part of the connection string but host, port and database scrubbed.
     nonisolated func errorText(_ handle: OpaquePointer?) -> String {
         guard let handle, let raw = PQerrorMessage(handle) else { return "unknown error" }
-        let text = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.isEmpty ? "unknown error" : scrub(text.replacingOccurrences(of: "\n", with: "; "))
+        let text = trimmingWhitespace(String(cString: raw))
+        return text.isEmpty ? "unknown error" : scrub(replacingLiteral("\n", with: "; ", in: text))
     }
 
     /// Server messages can name the role ("role \"u\" does not exist"), so they are scrubbed too;
@@ -279,7 +279,7 @@ public actor PostgresConnection {
     nonisolated func scrub(_ text: String, quotedOnly: Bool = false) -> String {
         switch connectionString {
         case .success(let parsed): parsed.scrub(text, quotedOnly: quotedOnly)
-        case .failure: text.replacingOccurrences(of: settings.conninfo, with: "***")
+        case .failure: replacingLiteral(settings.conninfo, with: "***", in: text)
         }
     }
 
@@ -291,7 +291,7 @@ public actor PostgresConnection {
             guard let context, let message else { return }
             let sink = Unmanaged<NoticeSink>.fromOpaque(context).takeUnretainedValue()
             sink.logger.debug("postgres notice", metadata: [
-                "notice": "\(String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines))",
+                "notice": "\(trimmingWhitespace(String(cString: message)))",
             ])
         }, sink.toOpaque())
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A value that can be sent as a text-format libpq parameter. Cast in SQL (`$1::timestamptz`)
 /// where the type is not obvious from context.

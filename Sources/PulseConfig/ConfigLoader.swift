@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Loads and validates feeds.yaml.
 public enum ConfigLoader {
@@ -15,23 +15,33 @@ public enum ConfigLoader {
     }
 
     public static func load(path: String) throws -> PulseConfiguration {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            let reason = !exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "permission denied"
-            throw ConfigError(file: path, message: "cannot read configuration file '\(path)': \(reason)")
+        func cannotRead(_ code: Int32) -> ConfigError {
+            let reason = switch code {
+            case ENOENT, ENOTDIR: "no such file"
+            case EISDIR: "it is a directory"
+            case EACCES, EPERM: "permission denied"
+            default: String(cString: strerror(code))
+            }
+            return ConfigError(file: path, message: "cannot read configuration file '\(path)': \(reason)")
         }
-        defer { try? handle.close() }
-        let data: Data
-        do {
-            data = try handle.read(upToCount: maxFileBytes + 1) ?? Data()
-        } catch {
-            throw ConfigError(file: path, message: "cannot read configuration file '\(path)': \(error)")
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw cannotRead(errno) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count <= maxFileBytes {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw cannotRead(errno)  // a directory opens, and fails here with EISDIR
+            }
+            bytes.append(contentsOf: chunk[..<count])
         }
-        guard data.count <= maxFileBytes else {
+        guard bytes.count <= maxFileBytes else {
             throw ConfigError(file: path, message: "configuration file is larger than \(maxFileBytes) bytes")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigError(file: path, message: "configuration file is not valid UTF-8")
         }
         return try parse(yaml: text, file: path)

@@ -1,3 +1,5 @@
+import PulseModel
+
 /// Settings that come from the process environment (secrets and deployment knobs never live in
 /// feeds.yaml). Build it from `ProcessInfo.processInfo.environment`.
 public struct EnvironmentSettings: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
@@ -70,7 +72,7 @@ public struct EnvironmentSettings: Sendable, Equatable, CustomStringConvertible,
         lockTimeoutMilliseconds = milliseconds("PULSE_LOCK_TIMEOUT_MS", default: 5_000)
         allowNetworks = value("PULSE_ALLOW_NETWORKS")
         if let pins = value("PULSE_RESOLVE") {
-            resolve = pins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            resolve = pins.split(separator: ",").map { TextScan.trimming($0, while: TextScan.isBlank) }.filter { !$0.isEmpty }
             if let bad = resolve.first(where: { !Self.isResolvePin($0) }) {
                 problems.append(.init(variable: "PULSE_RESOLVE",
                                       message: "'\(bad)' is not host:port:address (for example news.example:443:192.0.2.10)"))

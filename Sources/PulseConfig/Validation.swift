@@ -1,5 +1,6 @@
 import AddressPolicy
-import Foundation
+import FoundationEssentials
+import Glibc
 import PulseModel
 
 // Field rules shared by categories and sources. Each returns nil when the value is fine,

@@ -1,7 +1,6 @@
-// libyaml itself, as the Yams package builds it (its `CYaml` target): the YAML syntax, its limits
-// (nesting depth included) and its error texts are the library's, not ours.
-import CYaml
-import Yams
+// libyaml itself (Debian's libyaml-dev): the YAML syntax, its limits (nesting depth included) and
+// its error texts are the library's, not ours.
+import CLibYAML
 
 /// Where a node starts in the file, 1-based.
 struct SourceMark: Sendable, Equatable {
@@ -229,8 +228,8 @@ struct ConfigNode {
         return (Int(entry.childStart)..<Int(entry.childEnd)).map { ConfigNode(tree: tree, index: Int(tree.children[$0])) }
     }
 
-    /// YAML 1.1's integer spellings (signs, `_`, 0x/0o/0b, base 60), as Yams reads a plain scalar.
-    var int: Int? { scalar.flatMap { Int.construct(from: Node.Scalar($0.string, Tag(.implicit), .plain)) } }
-    /// YAML 1.1's float spellings (`.inf`, `_`, base 60), as Yams reads a plain scalar.
-    var float: Double? { scalar.flatMap { Double.construct(from: Node.Scalar($0.string, Tag(.implicit), .plain)) } }
+    /// YAML 1.1's integer spellings (signs, `_`, 0x/0o/0b, base 60), as Yams read a plain scalar.
+    var int: Int? { scalar.flatMap { YAMLNumbers.int($0.string) } }
+    /// YAML 1.1's float spellings (`.inf`, `_`, base 60), as Yams read a plain scalar.
+    var float: Double? { scalar.flatMap { YAMLNumbers.float($0.string) } }
 }

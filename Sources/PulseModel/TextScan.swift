@@ -152,3 +152,18 @@ public enum TextScan {
         return (value, end)
     }
 }
+
+extension TextScan {
+    /// `text` without the leading and trailing characters `drop` accepts (`trimmingCharacters(in:)`
+    /// for any set, which FoundationEssentials does not offer).
+    public static func trimming<S: StringProtocol>(_ text: S, while drop: (Character) -> Bool) -> String {
+        guard let first = text.firstIndex(where: { !drop($0) }) else { return "" }
+        let last = text.lastIndex(where: { !drop($0) })!
+        return String(text[first...last])
+    }
+
+    /// Foundation's `.whitespaces`: blanks that do not end a line (tab, the space separators).
+    public static func isBlank(_ character: Character) -> Bool {
+        character.isWhitespace && !character.isNewline
+    }
+}

@@ -1,4 +1,6 @@
-import Foundation
+import PulseModel
+import FoundationEssentials
+import Glibc
 import OpenGraph
 
 /// Turns the extracted subtree into allow-listed HTML and block-separated plain text.
@@ -209,6 +211,6 @@ extension TextCleaning {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             String(String.UnicodeScalarView(line.unicodeScalars.filter { !isUnsafe($0) || $0 == "\t" }))
         }
-        return lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        return TextScan.trimmingWhitespace(lines.joined(separator: "\n"))
     }
 }

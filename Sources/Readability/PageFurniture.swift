@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import OpenGraph
 import PulseModel
 
@@ -145,22 +146,32 @@ extension Extractor {
     }
 
     // Compiled once: `range(of:options: .regularExpression)` compiled (or looked up) the pattern on
-    // every short line.
-    static let galleryCounterPattern = pattern(#"^(image|photo|picture|slide|foto|imagem|imagen)\s+\d+\s*(of|/|de|von)\s*\d+$"#)
-    static let creditPattern = pattern(
-        #"(^|[.!?]\s+)(image|photo|photograph|picture|credit|foto|imagem|imagen)s?( by)?\s*[:/]\s*[^.!?]{1,60}$"#,
-        options: .caseInsensitive)
-    static let contactPattern = pattern(
-        #"\b(contact|email|e-mail|reach|write to) (him|her|them|the author|me|us)\b|\bfollow (him|her|them|me|us) on\b|can be reached at|[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z.]{2,}"#)
+    // every short line. nonisolated(unsafe): `Regex` has no Sendable conformance, but it is an
+    // immutable value whose one piece of shared state, the program compiled on first use, is
+    // published with an atomic compare-and-swap (swift-experimental-string-processing's
+    // `Regex.Program`), so concurrent matching on one pattern is safe.
+    nonisolated(unsafe) static let galleryCounterPattern = pattern(#"^(?:image|photo|picture|slide|foto|imagem|imagen)\s+\d+\s*(?:of|/|de|von)\s*\d+$"#)
+    nonisolated(unsafe) static let creditPattern = pattern(
+        #"(?:^|[.!?]\s+)(?:image|photo|photograph|picture|credit|foto|imagem|imagen)s?(?: by)?\s*[:/]\s*[^.!?]{1,60}$"#,
+        ignoringCase: true)
+    nonisolated(unsafe) static let contactPattern = pattern(
+        #"\b(?:contact|email|e-mail|reach|write to) (?:him|her|them|the author|me|us)\b|\bfollow (?:him|her|them|me|us) on\b|can be reached at|[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z.]{2,}"#)
 
-    private static func pattern(_ text: String, options: NSRegularExpression.Options = []) -> NSRegularExpression {
-        do { return try NSRegularExpression(pattern: text, options: options) } catch {
+    /// Swift's `Regex`, matching as ICU's `NSRegularExpression` did here before: by Unicode scalar
+    /// (not by grapheme cluster) and with simple word boundaries (`\b` between a word character
+    /// and a non-word one). Groups do not capture, so the output is the match alone (`Substring`),
+    /// which keeps the compiled patterns `Sendable`.
+    private static func pattern(_ text: String, ignoringCase: Bool = false) -> Regex<Substring> {
+        do {
+            let regex = try Regex(text, as: Substring.self).matchingSemantics(.unicodeScalar).wordBoundaryKind(.simple)
+            return ignoringCase ? regex.ignoresCase() : regex
+        } catch {
             preconditionFailure("furniture pattern does not compile: \(error)")  // a constant: a build error in effect
         }
     }
 
-    private static func matches(_ pattern: NSRegularExpression, _ text: String) -> Bool {
-        pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    private static func matches(_ pattern: Regex<Substring>, _ text: String) -> Bool {
+        text.contains(pattern)
     }
 
     /// "Image 1 of 9", "Photo 3/12", "Slide 2 of 5".
@@ -193,7 +204,7 @@ extension Extractor {
         var sawChange = false
         for token in tokens {
             let isSymbol = token.count <= 6 && token.allSatisfy { $0.isUppercase || $0 == "." || $0 == ":" }
-            let number = token.trimmingCharacters(in: CharacterSet(charactersIn: "()+-−%$€£"))
+            let number = TextScan.trimming(token) { "()+-−%$€£".contains($0) }
             let isNumber = !number.isEmpty && number.allSatisfy { $0.isNumber || $0 == "." || $0 == "," }
             if token.hasSuffix("%") || token.hasPrefix("+") || token.hasPrefix("-") || token.hasPrefix("−") { sawChange = true }
             guard isSymbol || isNumber else { return false }

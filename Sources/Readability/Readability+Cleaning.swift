@@ -103,7 +103,7 @@ extension Extractor {
             if let src = element.attribute("src"), let mime = base64DataMime(src) {
                 if mime == "image/svg+xml" { continue }
                 let hasOtherImage = element.attributes.contains { $0.name != "src" && Regexps.hasImageExtension($0.value) }
-                if hasOtherImage, let marker = src.lowercased().range(of: "base64") {
+                if hasOtherImage, let marker = src.lowercased().firstRange(of: "base64") {
                     let payload = src.utf16.count - (src.lowercased().utf16.distance(from: src.lowercased().startIndex, to: marker.lowerBound) + 7)
                     if payload < 133 { element.removeAttribute("src") }
                 }
@@ -146,7 +146,7 @@ extension Extractor {
         let lower = value.lowercased()
         for ext in [".jpg", ".jpeg", ".png", ".webp"] {
             var search = lower.startIndex..<lower.endIndex
-            while let found = lower.range(of: ext, range: search) {
+            while let found = lower[search].firstRange(of: ext) {
                 let after = lower[found.upperBound...]
                 let spaces = after.prefix { $0.isWhitespace }
                 if !spaces.isEmpty, let digit = after.dropFirst(spaces.count).first, digit.isNumber { return "srcset" }
@@ -156,7 +156,7 @@ extension Extractor {
         let trimmed = TextScan.trimmingWhitespace(lower)
         if !trimmed.isEmpty, !trimmed.contains(where: { $0.isWhitespace }),
            [".jpg", ".jpeg", ".png", ".webp"].contains(where: { ext in
-               guard let range = trimmed.range(of: ext) else { return false }
+               guard let range = trimmed.firstRange(of: ext) else { return false }
                return range.lowerBound > trimmed.startIndex
            }) {
             return "src"

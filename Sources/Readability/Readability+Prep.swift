@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Document preparation: `_unwrapNoscriptImages`, `_removeScripts`, `_prepDocument`,
 /// `_replaceBrs`, plus the small node predicates they share.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// When a source is fetched next. The first interval is the configured one; after that it follows
 /// how often the feed really publishes (items per day over the last week), clamped to the

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// Charset evidence shared by the feed decoder (FeedParser) and the page decoder (HTMLDocument):
 /// byte-order marks, the `charset=` parameter, label aliases and windows-1252. Each stage keeps
 /// only its own order of evidence (an XML declaration for feeds, `<meta>` for pages).
@@ -88,5 +91,44 @@ public enum Windows1252 {
         scalars.reserveCapacity(bytes.count)
         for byte in bytes { scalars.append(Unicode.Scalar(scalar(byte))!) }
         return String(scalars)
+    }
+}
+
+extension Charset {
+    /// `bytes` in `label`'s encoding as UTF-8, through glibc's iconv; nil when iconv does not know
+    /// the label. A byte iconv cannot convert is skipped and a sequence cut off at the end dropped,
+    /// both reported as `repaired`. Shared by feeds (after their own UTF-8 and windows-1252 paths)
+    /// and pages (the labels `HTMLDocument` does not decode itself).
+    public static func transcodeToUTF8(_ bytes: UnsafeBufferPointer<UInt8>, from label: String) -> (bytes: [UInt8], repaired: Bool)? {
+        let cd = iconv_open("UTF-8", label)
+        guard let cd, Int(bitPattern: cd) != -1 else { return nil }
+        defer { iconv_close(cd) }
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return ([], false) }
+        var out = [UInt8](repeating: 0, count: max(64, bytes.count * 2 + 16))
+        var produced = 0, consumed = 0, repaired = false
+        while consumed < bytes.count {
+            var inLeft = bytes.count - consumed
+            var outLeft = out.count - produced
+            let result = out.withUnsafeMutableBufferPointer { ob -> Int in
+                var inPtr: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(mutating: base + consumed)
+                    .assumingMemoryBound(to: CChar.self)
+                var outPtr: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(ob.baseAddress! + produced)
+                    .assumingMemoryBound(to: CChar.self)
+                return iconv(cd, &inPtr, &inLeft, &outPtr, &outLeft)
+            }
+            let err = errno
+            consumed = bytes.count - inLeft
+            produced = out.count - outLeft
+            if result != -1 { break }
+            if err == E2BIG {
+                out.append(contentsOf: repeatElement(0, count: out.count))
+            } else if err == EILSEQ {
+                consumed += 1; repaired = true  // skip the bad byte
+            } else {
+                repaired = true; break          // EINVAL: truncated sequence at the end
+            }
+        }
+        out.removeSubrange(produced...)
+        return (out, repaired)
     }
 }

@@ -1,9 +1,11 @@
+import PulseModel
 import AddressPolicy
 import ArgumentParser
 import ArticleStore
 import CLazyLoad
 import FeedParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTMLDocument
 import LanguageTagger
 import Logging
@@ -64,8 +66,8 @@ struct Invocation: Equatable, Sendable {
         if (pageURL != nil || textOnly) && !dumpArticle { throw ValidationError("--url and --text go with --dump-article") }
         if outputDirectory != nil && !(dumpArticle && textOnly) { throw ValidationError("--out-dir goes with --dump-article --text") }
         if let outputDirectory {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: outputDirectory, isDirectory: &isDirectory), isDirectory.boolValue
+            var info = stat()
+            guard stat(outputDirectory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR
             else { throw ValidationError("--out-dir \(outputDirectory): not an existing folder") }
         }
         if dryRun && !prune { throw ValidationError("--dry-run goes with --prune") }
@@ -201,15 +203,13 @@ struct Invocation: Equatable, Sendable {
 
     /// `--files-from`: one input per line, blank lines skipped; "-" reads standard input.
     static func readInputList(_ path: String) throws -> [String] {
-        let data: Data?
-        if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            data = FileManager.default.contents(atPath: path)
+        let bytes: [UInt8]
+        switch readWholeFile(path == "-" ? "/dev/stdin" : path) {
+        case .success(let read): bytes = read
+        case .failure(let failure): throw ValidationError("--files-from \(path): \(failure)")
         }
-        guard let data else { throw ValidationError("--files-from \(path): cannot read the file") }
-        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .map { TextScan.trimming($0, while: TextScan.isBlank) }.filter { !$0.isEmpty }
     }
 
     /// Eight hex digits that tie together the lines of one run.

@@ -1,6 +1,8 @@
 import ArticleStore
 import Enrichment
-import Foundation
+import FoundationEssentials
+import Glibc
+import PulseModel
 import HTTPFetcher
 import Postgres
 import PulseConfig
@@ -65,12 +67,12 @@ final class ProgressBar {
         let rate = Double(summary.processed) / Double(seconds)
         let remaining = rate > 0 ? Int(Double(summary.candidates - summary.processed) / rate) : 0
         let line = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
-            + "\(summary.processed)/\(summary.candidates)  " + String(format: "%.1f rows/s", rate)
+            + "\(summary.processed)/\(summary.candidates)  " + DecimalText.fixed(rate, places: 1) + " rows/s"
             + "  ETA \(remaining / 60)m\(remaining % 60)s"
-        FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
+        writeToStandardError("\r" + line + "\u{1B}[K")
     }
 
     func finish() {
-        if enabled { FileHandle.standardError.write(Data("\n".utf8)) }
+        if enabled { writeToStandardError("\n") }
     }
 }

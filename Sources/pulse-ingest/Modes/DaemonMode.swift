@@ -1,7 +1,8 @@
 import AddressPolicy
 import ArticleStore
 import Daemon
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTPFetcher
 import Ingestion
 import Logging

@@ -66,3 +66,9 @@ func readWholeFile(_ path: String, limit: Int = localInputLimit) -> Result<[UInt
     bytes.removeSubrange(filled...)
     return .success(bytes)
 }
+
+/// A message on standard error, written whole and at once (it may be the process's last words).
+func writeToStandardError(_ message: String) {
+    var message = message
+    message.withUTF8 { _ = writeAll(2, UnsafeRawBufferPointer($0)) }
+}

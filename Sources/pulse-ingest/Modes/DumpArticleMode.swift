@@ -1,6 +1,7 @@
 import CMalloc
 import Enrichment
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTPFetcher
 
 /// `--dump-article PATH|URL ... [--url URL] [--text] [--out-dir DIR] [--source-language LANG]`: no
@@ -63,12 +64,12 @@ struct DumpArticleMode {
                             try Self.writeScratch(text, to: path)
                         } catch {
                             status = ExitStatus.dataError
-                            FileHandle.standardError.write(Data("pulse-ingest: \(inputs[printed - 1]): \(error)\n".utf8))
+                            writeToStandardError("pulse-ingest: \(inputs[printed - 1]): \(error)\n")
                         }
                     case .failed(let message):
                         status = ExitStatus.dataError
                         if textOnly && outputDirectory != nil {
-                            FileHandle.standardError.write(Data("pulse-ingest: \(message)\n".utf8))
+                            writeToStandardError("pulse-ingest: \(message)\n")
                         } else {
                             print(Self.jsonLine(["error": message]))
                         }

@@ -1,5 +1,7 @@
+import Dispatch
 import FeedParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTPFetcher
 import Synchronization
 
@@ -95,7 +97,7 @@ struct DumpFeedMode {
         @discardableResult
         func write() -> Bool {
             _ = line.withUnsafeBytes { writeAll(STDOUT_FILENO, $0) }
-            if let note { FileHandle.standardError.write(Data(note.utf8)) }
+            if let note { writeToStandardError(note) }
             return parsed
         }
     }

@@ -1,6 +1,7 @@
 import ArticleStore
 import FeedParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTPFetcher
 import Ingestion
 import Postgres

@@ -1,5 +1,6 @@
 import Enrichment
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How the process ends once a mode has returned its status.
 enum ProcessEnd {
@@ -11,8 +12,8 @@ enum ProcessEnd {
     /// sessions, the curl loop, the metrics listener), so nothing is left for `atexit` to do.
     static func finish(_ status: Int32) -> Never {
         if !OffPool.waitForThreads(timeout: .seconds(5)) {
-            FileHandle.standardError.write(Data(
-                "pulse-ingest: \(OffPool.runningThreads) abandoned parse thread(s) still running at exit\n".utf8))
+            writeToStandardError(
+                "pulse-ingest: \(OffPool.runningThreads) abandoned parse thread(s) still running at exit\n")
         }
         now(status)
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import Postgres
 import PulseConfig
@@ -51,7 +52,7 @@ struct RunContext {
     }
 
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("pulse-ingest: \(message)\n".utf8))
+        writeToStandardError("pulse-ingest: \(message)\n")
     }
 }
 

@@ -1,6 +1,7 @@
 import ArticleStore
 import Daemon
-import Foundation
+import FoundationEssentials
+import Glibc
 import Ingestion
 import Logging
 import Observability

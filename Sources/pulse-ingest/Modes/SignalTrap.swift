@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import Ingestion
 import Synchronization
 
@@ -30,12 +31,12 @@ final class SignalTrap: @unchecked Sendable {
                 guard let self else { return }
                 let total = self.received.add(Int(source.data), ordering: .relaxed).newValue
                 if total >= 2 {
-                    if announce { FileHandle.standardError.write(Data("pulse-ingest: second signal, exiting now\n".utf8)) }
+                    if announce { writeToStandardError("pulse-ingest: second signal, exiting now\n") }
                     onSecond()
                     ProcessEnd.now(130)
                 }
                 if announce {
-                    FileHandle.standardError.write(Data("pulse-ingest: stopping; finishing in-flight work (signal again to exit now)\n".utf8))
+                    writeToStandardError("pulse-ingest: stopping; finishing in-flight work (signal again to exit now)\n")
                 }
                 self.stop.stop()
             }

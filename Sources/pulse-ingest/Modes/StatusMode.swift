@@ -1,5 +1,6 @@
 import ArticleStore
-import Foundation
+import FoundationEssentials
+import Glibc
 import Postgres
 
 /// `--status [--json]`: every source's health from the database, worst first. The table is for
@@ -48,7 +49,7 @@ struct StatusMode {
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
             zip(cells, widths).enumerated().map { index, pair in
-                index == cells.count - 1 ? pair.0 : pair.0.padding(toLength: pair.1, withPad: " ", startingAt: 0)
+                index == cells.count - 1 ? pair.0 : pair.0 + String(repeating: " ", count: max(0, pair.1 - pair.0.count))
             }.joined(separator: "  ") + "\n"
         }
         let failing = statuses.filter { $0.isActive && $0.consecutiveFailures > 0 }.count

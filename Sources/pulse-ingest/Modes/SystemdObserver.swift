@@ -1,5 +1,6 @@
 import Daemon
-import Foundation
+import FoundationEssentials
+import Glibc
 import Ingestion
 import Synchronization
 import SystemdNotify

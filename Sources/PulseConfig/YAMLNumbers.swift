@@ -1,0 +1,62 @@
+/// YAML 1.1's spellings of numbers in plain scalars, read the way Yams' `Int.construct` and
+/// `Double.construct` read them (the config was read with Yams before): `_` ignored, a sign,
+/// `0x`/`0b`/`0o` and a leading `0` (octal) for integers, base 60 (`1:30`) for both, and
+/// `.inf`/`.nan` for floats.
+///
+/// Written here because Yams brought swift-corelibs-foundation into the binary (NSRegularExpression,
+/// NSNumber), which cost every process start about 1 ms; the composer beside it already reads
+/// libyaml's events itself. One difference: a base-60 value that overflows is nil, where Yams trapped.
+enum YAMLNumbers {
+    static func int(_ text: String) -> Int? {
+        let digits = text.filter { $0 != "_" }
+        if digits == "0" { return 0 }
+        let negative = digits.hasPrefix("-")
+        let signed = negative || digits.hasPrefix("+")
+        let body = digits.dropFirst(signed ? 1 : 0)
+        let sign = negative ? "-" : ""
+        for (prefix, radix) in [("0x", 16), ("0b", 2), ("0o", 8), ("0", 8)] where body.hasPrefix(prefix) {
+            return Int(sign + body.dropFirst(prefix.count), radix: radix)
+        }
+        if body.contains(":") { return sexagesimal(digits) as Int? }
+        return Int(digits)
+    }
+
+    static func float(_ text: String) -> Double? {
+        switch text.lowercased() {
+        case ".inf", "+.inf": return .infinity
+        case "-.inf": return -.infinity
+        case ".nan": return .nan
+        default:
+            let digits = text.filter { $0 != "_" }
+            return digits.contains(":") ? sexagesimal(digits) as Double? : Double(digits)
+        }
+    }
+
+    /// `[-+]a:b:c` as ((a * 60) + b) * 60 + c; each part is read as `Int(part)` would (a sign too).
+    private static func sexagesimal(_ text: String) -> Int? {
+        var value = 0
+        for part in sexagesimalParts(text).parts {
+            guard let digit = Int(part) else { return nil }
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 60)
+            let (next, overflowB) = shifted.addingReportingOverflow(digit)
+            guard !overflowA, !overflowB else { return nil }
+            value = next
+        }
+        return sexagesimalParts(text).negative ? 0 - value : value
+    }
+
+    private static func sexagesimal(_ text: String) -> Double? {
+        var value = 0.0
+        for part in sexagesimalParts(text).parts {
+            guard let digit = Double(part) else { return nil }
+            value = value * 60 + digit
+        }
+        return sexagesimalParts(text).negative ? -value : value
+    }
+
+    private static func sexagesimalParts(_ text: String) -> (negative: Bool, parts: [Substring]) {
+        let negative = text.hasPrefix("-")
+        let body = text.dropFirst(negative || text.hasPrefix("+") ? 1 : 0)
+        return (negative, body.split(separator: ":", omittingEmptySubsequences: false))
+    }
+}
