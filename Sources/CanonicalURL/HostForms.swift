@@ -85,24 +85,7 @@ enum HostForms {
             return endsInNumber(ascii: name) && !isDottedQuad(ascii: name)
         }
         let text = String(decoding: name, as: UTF8.self)
-        // WIP (branch nofoundation): an approximation of NFKC for the characters that matter here,
-        // until exact NFKC without swift-corelibs-foundation is in place: fullwidth ASCII forms,
-        // every decimal or digit-type scalar 0-9, and the IDNA dots. Not yet checked against
-        // Foundation's NFKC on a corpus; do not merge before it is.
-        var folded = ""
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0xFF01...0xFF5E: folded.unicodeScalars.append(Unicode.Scalar(scalar.value - 0xFEE0)!)
-            case 0x3002, 0xFF61: folded.append(".")
-            default:
-                if let value = scalar.properties.numericValue, [.decimal, .digit].contains(scalar.properties.numericType),
-                   value >= 0, value <= 9, value == value.rounded() {
-                    folded.unicodeScalars.append(Unicode.Scalar(UInt8(48 + Int(value))))
-                } else {
-                    folded.unicodeScalars.append(scalar)
-                }
-            }
-        }
+        let folded = CompatibilityASCII.fold(text)
         return endsInNumber(folded)
     }
 }
