@@ -1,7 +1,6 @@
 import AddressPolicy
 import CanonicalURL
 import FoundationEssentials
-import Glibc
 import Postgres
 import PulseModel
 

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import Postgres
 
 /// One `fetch_logs` row per pass: opened as `running`, closed with counts and a status.

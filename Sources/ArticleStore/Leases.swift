@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import Postgres
 
 /// When a source is due next and which worker's lease the finishing write releases.

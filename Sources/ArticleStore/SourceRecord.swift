@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import Postgres
 
 /// A source row as the fetch pipeline needs it, with its category.

@@ -1,6 +1,5 @@
 import ArticleStore
 import FoundationEssentials
-import Glibc
 import HTMLDocument
 import HTTPFetcher
 import LanguageTagger

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// Deterministic JSON for a parsed feed (debug CLI, golden tests). Hand-written escaping keeps
 /// the key order fixed and avoids JSONSerialization's Foundation round-trips.

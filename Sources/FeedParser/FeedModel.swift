@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// The dialect a document was recognised as (from its root element, namespace and version).
 public enum FeedFormat: String, Sendable, Equatable, CaseIterable {

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import WebText
 
 /// Picks the encoding of a page's bytes the way browsers do, in this order: a byte-order mark,

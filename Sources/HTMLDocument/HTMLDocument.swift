@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// An immutable HTML tree converted from gumbo's output. Gumbo's own tree is freed inside
 /// `parse` (gumbo_destroy_output runs before it returns) rather than owned by a class that

@@ -1,6 +1,5 @@
 import CCurl
 import FoundationEssentials
-import Glibc
 
 /// Interprets response header values the fetcher hands back to its callers.
 enum HeaderValues {

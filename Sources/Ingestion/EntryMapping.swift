@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import FeedParser
 import LanguageTagger
 import PulseModel

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import PulseModel
 
 /// What happened to one source in a pass.

@@ -1,6 +1,5 @@
 import AddressPolicy
 import FoundationEssentials
-import Glibc
 import PulseModel
 
 // Field rules shared by categories and sources. Each returns nil when the value is fine,

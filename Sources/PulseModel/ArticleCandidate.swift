@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// An article as the pipeline found it (feed item, possibly enriched), before the store applies
 /// the contract's invariants. Every field is untrusted.

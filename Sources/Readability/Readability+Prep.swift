@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// Document preparation: `_unwrapNoscriptImages`, `_removeScripts`, `_prepDocument`,
 /// `_replaceBrs`, plus the small node predicates they share.

@@ -25,4 +25,27 @@ import Testing
             #expect(!needed.contains { $0.contains(library) }, "\(library) is linked again: \(needed)")
         }
     }
+
+    /// The service links FoundationEssentials, never swift-corelibs-foundation (`import Foundation`):
+    /// linking it cost every start about 1 ms (CoreFoundation's initialiser, its relocations and
+    /// type registrations). One `import Foundation` anywhere in the executable's modules, or a
+    /// package that imports it, brings it back; `make release` also warns when it is linked.
+    @Test func theServiceModulesDoNotImportFoundation() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources").standardizedFileURL
+        let notInTheService: Set<String> = ["LanguageBench", "pulse-fuzz", "LoopbackHTTPServer"]
+        var offenders: [String] = []
+        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
+        for file in files where file.hasSuffix(".swift") {
+            guard let module = file.split(separator: "/").first, !notInTheService.contains(String(module)) else { continue }
+            let text = try String(contentsOfFile: sources.appendingPathComponent(file).path, encoding: .utf8)
+            let imports = text.split(separator: "\n").filter {
+                $0.trimmingCharacters(in: .whitespaces).range(of: #"^(@\w+ )*(public |internal |package )?import Foundation\b"#,
+                                                             options: .regularExpression) != nil
+            }
+            if !imports.isEmpty { offenders.append(file) }
+        }
+        #expect(files.count > 100, "found no sources under \(sources.path)")
+        #expect(offenders.isEmpty, "import Foundation in \(offenders)")
+    }
 }

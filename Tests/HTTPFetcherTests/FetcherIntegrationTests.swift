@@ -162,12 +162,18 @@ struct FetcherIntegrationTests {
     }
 
     @Test func serviceUnavailableWithDateIsRateLimited() async throws {
+        // The route dates Retry-After 120 s after its own clock reading, and the fetcher subtracts
+        // its later one: the wait is 120 s less whatever passed between them (at most the time the
+        // whole request took here), less one for the date's whole seconds. Bounding by the time
+        // measured, not by a fixed margin, keeps a stalled or stepped clock from failing the test.
+        let before = Date()
         let error = await failure(fetcher, FetchRequest(url: "\(server.base)/503-date", kind: .feed))
+        let elapsed = Int(Date().timeIntervalSince(before).rounded(.up))
         guard case .rateLimited(let wait?)? = error else {
             Issue.record("expected rateLimited with a delay, got \(String(describing: error))")
             return
         }
-        #expect(wait >= .seconds(100) && wait <= .seconds(121))
+        #expect(wait >= .seconds(119 - max(elapsed, 0)) && wait <= .seconds(121), "wait \(wait), request took \(elapsed) s")
         #expect(await failure(fetcher, FetchRequest(url: "\(server.base)/503", kind: .feed)) == .httpStatus(code: 503))
         #expect(await failure(fetcher, FetchRequest(url: "\(server.base)/500", kind: .feed)) == .httpStatus(code: 500))
         #expect(await failure(fetcher, FetchRequest(url: "\(server.base)/missing", kind: .feed)) == .httpStatus(code: 404))

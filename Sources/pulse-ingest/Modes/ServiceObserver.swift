@@ -1,7 +1,6 @@
 import ArticleStore
 import Daemon
 import FoundationEssentials
-import Glibc
 import Ingestion
 import Logging
 import Observability

@@ -1,6 +1,5 @@
 import Daemon
 import FoundationEssentials
-import Glibc
 import Ingestion
 import Synchronization
 import SystemdNotify
