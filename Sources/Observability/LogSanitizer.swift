@@ -90,9 +90,11 @@ public enum LogRedaction {
     public static func scrubURLCredentials(_ text: String) -> String {
         // Unicode scalars, not Characters: a combining mark after "://", "@" or "/" must not hide
         // them (by Character, "/" and a following U+0301 are one Character, not "/").
+        // Cheap guard on the bytes: almost no log text contains both markers.
+        let bytes = text.utf8
+        guard bytes.contains(UInt8(ascii: "@")), bytes.firstRange(of: "://".utf8) != nil else { return text }
         let scalars = Array(text.unicodeScalars)
-        // Cheap guard: almost no log text contains both markers.
-        guard scalars.contains("@"), let first = schemeSeparator(in: scalars, from: 0) else { return text }
+        guard let first = schemeSeparator(in: scalars, from: 0) else { return text }
         var result = String.UnicodeScalarView()
         var copied = 0
         var next: Int? = first

@@ -63,7 +63,7 @@ public enum JSONLD {
     /// Readability.js's `jsonLdArticleTypes` regex, whose alternation anchors only the first
     /// (`^Article`) and last (`APIReference$`) names; the rest match anywhere.
     public static func isArticleType(_ type: String) -> Bool {
-        type.hasPrefix("Article") || type.hasSuffix("APIReference") || middleArticleTypes.contains { type.contains($0) }
+        type.hasPrefix("Article") || type.hasSuffix("APIReference") || middleArticleTypes.contains { TextScan.contains(type, $0) }
     }
 
     public static func isArticle(_ object: [String: Any]) -> Bool {
@@ -98,26 +98,27 @@ struct PlainJSON: Decodable {
     }
 
     init(from decoder: any Decoder) throws {
-        if let object = try? decoder.container(keyedBy: Key.self) {
+        // Strings first: they are most of JSON-LD's values, and every wrong guess costs a thrown
+        // DecodingError (the decoder has no way to ask a value's type).
+        let single = try decoder.singleValueContainer()
+        if let string = try? single.decode(String.self) {
+            value = string
+        } else if let object = try? decoder.container(keyedBy: Key.self) {
+            let keys = object.allKeys  // built anew on every call
             var members: [String: Any] = [:]
-            members.reserveCapacity(object.allKeys.count)
-            for key in object.allKeys { members[key.stringValue] = try object.decode(PlainJSON.self, forKey: key).value }
+            members.reserveCapacity(keys.count)
+            for key in keys { members[key.stringValue] = try object.decode(PlainJSON.self, forKey: key).value }
             value = members
         } else if var array = try? decoder.unkeyedContainer() {
             var items: [Any] = []
             while !array.isAtEnd { items.append(try array.decode(PlainJSON.self).value) }
             value = items
+        } else if single.decodeNil() {
+            value = Optional<Any>.none as Any
+        } else if let bool = try? single.decode(Bool.self) {
+            value = bool
         } else {
-            let single = try decoder.singleValueContainer()
-            if single.decodeNil() {
-                value = Optional<Any>.none as Any
-            } else if let string = try? single.decode(String.self) {
-                value = string
-            } else if let bool = try? single.decode(Bool.self) {
-                value = bool
-            } else {
-                value = try single.decode(Double.self)
-            }
+            value = try single.decode(Double.self)
         }
     }
 }

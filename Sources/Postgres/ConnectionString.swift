@@ -29,7 +29,7 @@ public struct ConnectionString: Sendable, Equatable {
             hasHiddenParts = uri.userinfo != nil
             hasHiddenQuery = uri.query != nil
             secrets = Self.ordered([raw] + uri.secrets)
-        } else if raw.lowercased().hasPrefix("postgres"), raw.contains("://") {
+        } else if raw.lowercased().hasPrefix("postgres"), raw.utf8.firstRange(of: "://".utf8) != nil {
             throw ConnectionStringError("must start with postgresql:// or postgres:// in lower case (libpq's spelling)")
         } else {
             guard let pairs = Self.parseKeywordValue(raw), !pairs.isEmpty else {
@@ -77,7 +77,7 @@ public struct ConnectionString: Sendable, Equatable {
     /// tables and data), is replaced only where quoted; a longer one wherever it occurs.
     public func scrub(_ text: String, quotedOnly: Bool = false) -> String {
         var result = text
-        for secret in secrets where result.contains(secret) {
+        for secret in secrets where result.utf8.firstRange(of: secret.utf8) != nil {
             result = replacingLiteral("\"" + secret + "\"", with: "\"***\"", in: result)
             if !quotedOnly && secret.count >= Self.bareSecretMinimum {
                 result = replacingLiteral(secret, with: "***", in: result)

@@ -110,7 +110,7 @@ extension Extractor {
             }
             let src = element.attribute("src") ?? ""
             let srcset = element.attribute("srcset") ?? ""
-            if (!src.isEmpty || (!srcset.isEmpty && srcset != "null")) && !element.className.lowercased().contains("lazy") {
+            if (!src.isEmpty || (!srcset.isEmpty && srcset != "null")) && !TextScan.contains(element.className.lowercased(), "lazy") {
                 continue
             }
             for attribute in element.attributes where !["src", "srcset", "alt"].contains(attribute.name) {
@@ -144,24 +144,33 @@ extension Extractor {
     /// `/\.(jpg|jpeg|png|webp)\s+\d/` -> srcset; `/^\s*\S+\.(jpg|jpeg|png|webp)\S*\s*$/` -> src.
     private func lazyTarget(_ value: String) -> String? {
         let lower = value.lowercased()
-        for ext in [".jpg", ".jpeg", ".png", ".webp"] {
-            var search = lower.startIndex..<lower.endIndex
-            while let found = lower[search].firstRange(of: ext) {
-                let after = lower[found.upperBound...]
+        let bytes = Array(lower.utf8)
+        let extensions = [".jpg", ".jpeg", ".png", ".webp"].map { Array($0.utf8) }
+        for ext in extensions {
+            for start in Self.occurrences(of: ext, in: bytes) {
+                let after = String(decoding: bytes[(start + ext.count)...], as: UTF8.self)
                 let spaces = after.prefix { $0.isWhitespace }
                 if !spaces.isEmpty, let digit = after.dropFirst(spaces.count).first, digit.isNumber { return "srcset" }
-                search = found.upperBound..<lower.endIndex
             }
         }
         let trimmed = TextScan.trimmingWhitespace(lower)
-        if !trimmed.isEmpty, !trimmed.contains(where: { $0.isWhitespace }),
-           [".jpg", ".jpeg", ".png", ".webp"].contains(where: { ext in
-               guard let range = trimmed.firstRange(of: ext) else { return false }
-               return range.lowerBound > trimmed.startIndex
-           }) {
-            return "src"
+        if !trimmed.isEmpty, !trimmed.contains(where: { $0.isWhitespace }) {
+            let trimmedBytes = Array(trimmed.utf8)
+            if extensions.contains(where: { (Self.occurrences(of: $0, in: trimmedBytes).first ?? 0) > 0 }) { return "src" }
         }
         return nil
+    }
+
+    /// Where `needle` starts in `bytes`, each offset once (matches may overlap). Byte by byte, as
+    /// Foundation's `range(of:)` compared here before: the standard library's `firstRange(of:)`
+    /// set up a searcher per call, 15k instructions for a short attribute.
+    private static func occurrences(of needle: [UInt8], in bytes: [UInt8]) -> [Int] {
+        guard !needle.isEmpty, bytes.count >= needle.count else { return [] }
+        var found: [Int] = []
+        for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
+            if bytes[start..<(start + needle.count)].elementsEqual(needle) { found.append(start) }
+        }
+        return found
     }
 
     /// `_getTextDensity`.

@@ -1,3 +1,5 @@
+import PulseModel
+
 /// `_grabArticle`: node prepping, then scoring (Readability+Scoring), then cleanup
 /// (Readability+Cleaning), retried with relaxed flags while the result is too short.
 extension Extractor {
@@ -152,10 +154,10 @@ extension Extractor {
     func isProbablyVisible(_ node: DNode) -> Bool {
         if let style = node.attribute("style") {
             let compact = style.lowercased().filter { !$0.isWhitespace }
-            if compact.contains("display:none") || compact.contains("visibility:hidden") { return false }
+            if TextScan.contains(compact, "display:none") || TextScan.contains(compact, "visibility:hidden") { return false }
         }
         if node.hasAttribute("hidden") { return false }
-        if node.attribute("aria-hidden") == "true" && !node.className.contains("fallback-image") { return false }
+        if node.attribute("aria-hidden") == "true" && !TextScan.contains(node.className, "fallback-image") { return false }
         return true
     }
 

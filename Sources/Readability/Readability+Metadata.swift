@@ -119,7 +119,7 @@ extension Extractor {
         if articleByline != nil || metadata.byline != nil { return false }
         let rel = node.attribute("rel")
         let itemprop = node.attribute("itemprop")
-        guard rel == "author" || (itemprop?.contains("author") ?? false) || Regexps.byline.matches(matchBytes) else {
+        guard rel == "author" || (itemprop.map { TextScan.contains($0, "author") } ?? false) || Regexps.byline.matches(matchBytes) else {
             return false
         }
         let text = TextScan.trimmingWhitespace(node.textContent)

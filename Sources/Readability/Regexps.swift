@@ -152,13 +152,13 @@ enum Regexps {
 
     /// `/\.( |$)/` — a sentence end.
     static func hasSentenceEnd(_ text: String) -> Bool {
-        text.hasSuffix(".") || text.contains(". ")
+        text.hasSuffix(".") || TextScan.contains(text, ". ")
     }
 
     /// `/\.(jpg|jpeg|png|webp)/i`.
     static func hasImageExtension(_ value: String) -> Bool {
         let lower = value.lowercased()
-        return lower.contains(".jpg") || lower.contains(".jpeg") || lower.contains(".png") || lower.contains(".webp")
+        return [".jpg", ".jpeg", ".png", ".webp"].contains { TextScan.contains(lower, $0) }
     }
 }
 
