@@ -36,9 +36,9 @@ let package = Package(
         // gumbo is opened on first use too (CGumboGuard/gumbo_functions.c): no pkg-config, whose
         // `-lgumbo` would load it at every start; gumbo.h is in the default include path.
         .systemLibrary(name: "CGumbo", path: "Sources/CGumbo", providers: [.apt(["libgumbo-dev"])]),
-        // libyaml is linked, not opened on first use: it needs nothing but libc, so loading it costs
-        // a start little, and every mode but the dump modes reads the config.
+        // libyaml, opened on first use too (CLibYAMLFunctions): the dump modes never read feeds.yaml.
         .systemLibrary(name: "CLibYAML", path: "Sources/CLibYAML", providers: [.apt(["libyaml-dev"])]),
+        .target(name: "CLibYAMLFunctions", dependencies: ["CLibYAML", "CLazyLoad"]),
         // glibc's mallopt, for the batch modes (DumpArticleMode.keepFreedMemory).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
@@ -47,7 +47,7 @@ let package = Package(
         // feeds.yaml and the environment, parsed into validated values.
         // YAMLTree composes feeds.yaml from libyaml's events (Debian's libyaml, CLibYAML). Not Yams: it
         // brought in swift-corelibs-foundation, whose start-up cost every process about 1 ms.
-        .target(name: "PulseConfig", dependencies: ["PulseModel", "Postgres", "AddressPolicy", "CLibYAML"]),
+        .target(name: "PulseConfig", dependencies: ["PulseModel", "Postgres", "AddressPolicy", "CLibYAML", "CLibYAMLFunctions"]),
         // IP address parsing and the SSRF range policy, shared by the fetcher and stored-URL rules.
         .target(name: "AddressPolicy"),
         // URL canonicalisation bit-compatible with the old Go worker, and stored-URL rules.

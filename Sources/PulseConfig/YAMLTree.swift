@@ -1,6 +1,7 @@
 // libyaml itself (Debian's libyaml-dev): the YAML syntax, its limits (nesting depth included) and
 // its error texts are the library's, not ours.
 import CLibYAML
+import CLibYAMLFunctions
 
 /// Where a node starts in the file, 1-based.
 struct SourceMark: Sendable, Equatable {
@@ -38,6 +39,9 @@ final class YAMLTree {
         var childStart: Int32 = 0
         var childEnd: Int32 = 0
     }
+
+    /// Deepest nesting of sequences and mappings accepted (libyaml's own limit where it has one).
+    static let maxNesting = 1_000
 
     // Immutable once composed: reading a node takes no exclusivity check.
     fileprivate let entries: [Entry]
@@ -77,19 +81,19 @@ final class YAMLTree {
 
         mutating func compose(_ bytes: UnsafeBufferPointer<UInt8>) throws(YAMLSyntaxError) {
             var parser = yaml_parser_t()
-            guard yaml_parser_initialize(&parser) != 0 else {
+            guard pulse_yaml_parser_initialize(&parser) != 0 else {
                 throw YAMLSyntaxError(line: nil, message: "YAML error: out of memory")
             }
-            defer { yaml_parser_delete(&parser) }
-            yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+            defer { pulse_yaml_parser_delete(&parser) }
+            pulse_yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
             // An empty text holds no document (and may have no base address to give libyaml).
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-            yaml_parser_set_input_string(&parser, base, bytes.count)
+            pulse_yaml_parser_set_input_string(&parser, base, bytes.count)
             var documents = 0
             var event = yaml_event_t()
             while true {
-                guard yaml_parser_parse(&parser, &event) != 0 else { throw YAMLTree.error(of: parser, in: bytes) }
-                defer { yaml_event_delete(&event) }
+                guard pulse_yaml_parser_parse(&parser, &event) != 0 else { throw YAMLTree.error(of: parser, in: bytes) }
+                defer { pulse_yaml_event_delete(&event) }
                 let mark = event.start_mark
                 let line = Int32(clamping: mark.line + 1), column = Int32(clamping: mark.column + 1)
                 switch event.type {
@@ -113,6 +117,11 @@ final class YAMLTree {
                 case YAML_ALIAS_EVENT:
                     attach(Entry(kind: .alias, isPlain: false, isAnchored: true, line: line, column: column, text: ""))
                 case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+                    // Yams' copy of libyaml stopped at 1000 levels; Debian's 0.2.5 has no limit, so
+                    // the composer keeps it (the tree's readers are not all iterative).
+                    guard open.count < YAMLTree.maxNesting else {
+                        throw YAMLSyntaxError(line: Int(line), message: "YAML syntax error: more than \(YAMLTree.maxNesting) levels of nesting")
+                    }
                     let isMapping = event.type == YAML_MAPPING_START_EVENT
                     let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
                     entries.append(Entry(kind: isMapping ? .mapping : .sequence, isPlain: false, isAnchored: anchor != nil,

@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 
-/// libcurl, libpq, libxml2, gumbo and CLD2 are opened on first use (Sources/CLazyLoad), because
+/// libcurl, libpq, libxml2, gumbo, CLD2 and libyaml are opened on first use (Sources/CLazyLoad), because
 /// loading them and their dependencies at exec was most of `--help`'s and the dumps' start-up.
 /// This test binary links every module the executable does, so a library put back in the link
 /// (a `linkedLibrary`, a module map's `link`, a pkg-config `-l`) shows up in its DT_NEEDED here.
 @Suite struct StartupLinkingTests {
-    static let openedOnFirstUse = ["libcurl", "libpq", "libxml2", "libgumbo", "libcld2", "libicu"]
+    static let openedOnFirstUse = ["libcurl", "libpq", "libxml2", "libgumbo", "libcld2", "libicu", "libyaml"]
 
     @Test func theLazilyOpenedLibrariesAreNotNeededAtExec() throws {
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
