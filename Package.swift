@@ -154,6 +154,7 @@ let package = Package(
         .testTarget(name: "IngestionTests", dependencies: ["Ingestion", "FeedParser"]),
         .testTarget(name: "LanguageTaggerTests", dependencies: ["LanguageTagger", "CCLD2"], exclude: ["Fixtures"]),
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
+        .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "ObservabilityTests", dependencies: [
             "Observability", .product(name: "Logging", package: "swift-log"),
         ]),
