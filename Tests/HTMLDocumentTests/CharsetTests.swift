@@ -75,3 +75,26 @@ struct CharsetTests {
         #expect(CharsetDetection.charsetParameter("text/html") == nil)
     }
 }
+
+/// Pages in the labels decoded through iconv: bytes it cannot convert are skipped one at a time,
+/// so the worst input (every byte invalid) costs one iconv call per byte and never more output
+/// than input. Before (Foundation's decoding), such a page fell back to UTF-8 whole.
+@Suite struct IconvWorstInputTests {
+    @Test(arguments: ["shift_jis", "euc-jp", "iso-2022-jp", "utf-16le", "windows-1251"])
+    func aMegabyteOfInvalidBytesDecodesWithoutGrowing(label: String) {
+        // 0xFF is invalid in the Japanese encodings; lone low surrogates (00 DC) in UTF-16LE.
+        let bytes: [UInt8] = label == "utf-16le" ? Array([0x00, 0xDC].repeated(500_000)) : [UInt8](repeating: 0xFF, count: 1_000_000)
+        let text = CharsetDetection.decode(bytes, label: label)
+        #expect(text.utf8.count <= 3 * bytes.count)
+        if label == "windows-1251" { #expect(text.unicodeScalars.first == "я") }  // 0xFF is valid there
+    }
+
+    @Test func validTextAroundInvalidBytesIsKept() {
+        let bytes: [UInt8] = [0x82, 0xA0, 0xFF, 0x82, 0xA2]  // あ, an invalid byte, い in Shift_JIS
+        #expect(CharsetDetection.decode(bytes, label: "shift_jis") == "あい")
+    }
+}
+
+private extension Array {
+    func repeated(_ times: Int) -> [Element] { Array((0..<times).map { _ in self }.joined()) }
+}
