@@ -56,7 +56,7 @@ let package = Package(
         // Detached pthreads and a condition variable, for the blocking work kept off the cooperative pool.
         .target(name: "Threads"),
         .target(name: "HTTPFetcher", dependencies: [
-            "CCurl", "AddressPolicy", "Threads",
+            "CCurl", "AddressPolicy", "Threads", "PulseModel",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // RSS/Atom with libxml2's streaming reader: formats, extensions, encodings, hostile-input guards.
@@ -67,7 +67,7 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-Xcc"] + libxml2Headers)]),
         // libpq behind a small async API, one dedicated thread per connection.
         .target(name: "Postgres", dependencies: [
-            "CLibPQ", "Threads",
+            "CLibPQ", "Threads", "PulseModel",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The schema as embedded SQL migrations, applied under an advisory lock.

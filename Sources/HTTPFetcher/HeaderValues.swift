@@ -1,4 +1,5 @@
 import CCurl
+import PulseModel
 import FoundationEssentials
 
 /// Interprets response header values the fetcher hands back to its callers.
@@ -6,7 +7,7 @@ enum HeaderValues {
     /// Retry-After is either delta-seconds or an HTTP-date (RFC 9110 §10.2.3). Dates go through
     /// libcurl's `curl_getdate`, which reads all three HTTP date formats. Clamped to [0, `limit`].
     static func retryAfter(_ raw: String?, now: Date = Date(), limit: Duration) -> Duration? {
-        guard let value = raw.map({ trimmed($0, dropping: " \t") }), !value.isEmpty else { return nil }
+        guard let value = raw.map({ TextScan.trimming($0) { $0 == " " || $0 == "\t" } }), !value.isEmpty else { return nil }
         var seconds: Int64
         if value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             guard value.utf8.count <= 12, let n = Int64(value) else { return limit }
@@ -27,10 +28,10 @@ enum HeaderValues {
         var result: Duration?
         for directive in raw.split(separator: ",") {
             let parts = directive.split(separator: "=", maxSplits: 1)
-            let name = trimmed(parts[0], dropping: " \t").lowercased()
+            let name = TextScan.trimming(parts[0]) { $0 == " " || $0 == "\t" }.lowercased()
             if name == "no-store" || name == "no-cache" { return .zero }
             if name == "max-age", parts.count == 2 {
-                let digits = trimmed(parts[1], dropping: " \t\"")
+                let digits = TextScan.trimming(parts[1]) { $0 == " " || $0 == "\t" || $0 == "\"" }
                 if let n = Int64(digits), n >= 0 { result = .seconds(n) }
             }
         }
@@ -38,9 +39,3 @@ enum HeaderValues {
     }
 }
 
-/// `text` without leading and trailing characters from `set` (HTTP's optional whitespace is only
-/// space and tab).
-private func trimmed<S: StringProtocol>(_ text: S, dropping set: String) -> String {
-    guard let first = text.firstIndex(where: { !set.contains($0) }) else { return "" }
-    return String(text[first...text.lastIndex(where: { !set.contains($0) })!])
-}

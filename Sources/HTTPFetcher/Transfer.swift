@@ -1,5 +1,6 @@
 import AddressPolicy
 import CCurl
+import PulseModel
 
 /// Everything the loop needs to start one hop (one HTTP request, no redirects followed).
 struct HopSpec: Sendable {
@@ -176,7 +177,7 @@ final class Transfer {
         case CURLE_COULDNT_CONNECT: return .refused(host: spec.target.host)
         case CURLE_OPERATION_TIMEDOUT:
             // libcurl reports the low-speed abort with the same code; its message tells them apart.
-            return message.utf8.firstRange(of: "too slow".utf8) != nil ? .lowSpeed : .timeout
+            return TextScan.contains(message, "too slow") ? .lowSpeed : .timeout
         case CURLE_UNSUPPORTED_PROTOCOL: return .badScheme(url: spec.target.url)
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
              CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,

@@ -1,3 +1,5 @@
+import PulseModel
+
 /// A libpq connection string (`DATABASE_URL`) read the way libpq reads it, checked before libpq
 /// sees it. libpq's own parse errors quote the offending token or the whole URI (a password with
 /// a bad `%` escape, a URI with an unclosed `[`), so every form libpq would refuse is refused here
@@ -29,7 +31,7 @@ public struct ConnectionString: Sendable, Equatable {
             hasHiddenParts = uri.userinfo != nil
             hasHiddenQuery = uri.query != nil
             secrets = Self.ordered([raw] + uri.secrets)
-        } else if raw.lowercased().hasPrefix("postgres"), raw.utf8.firstRange(of: "://".utf8) != nil {
+        } else if raw.lowercased().hasPrefix("postgres"), TextScan.contains(raw, "://") {
             throw ConnectionStringError("must start with postgresql:// or postgres:// in lower case (libpq's spelling)")
         } else {
             guard let pairs = Self.parseKeywordValue(raw), !pairs.isEmpty else {
@@ -77,10 +79,10 @@ public struct ConnectionString: Sendable, Equatable {
     /// tables and data), is replaced only where quoted; a longer one wherever it occurs.
     public func scrub(_ text: String, quotedOnly: Bool = false) -> String {
         var result = text
-        for secret in secrets where result.utf8.firstRange(of: secret.utf8) != nil {
-            result = replacingLiteral("\"" + secret + "\"", with: "\"***\"", in: result)
+        for secret in secrets {
+            result = TextScan.replacingLiteral("\"" + secret + "\"", with: "\"***\"", in: result)
             if !quotedOnly && secret.count >= Self.bareSecretMinimum {
-                result = replacingLiteral(secret, with: "***", in: result)
+                result = TextScan.replacingLiteral(secret, with: "***", in: result)
             }
         }
         return result
@@ -254,30 +256,3 @@ private struct URIParts {
     }
 }
 
-/// Every occurrence of `target` in `text` replaced, compared byte for byte in UTF-8 (not by
-/// Character, so a secret followed by a combining mark is still found and scrubbed).
-func replacingLiteral(_ target: String, with replacement: String, in text: String) -> String {
-    let needle = Array(target.utf8)
-    guard !needle.isEmpty else { return text }
-    let haystack = Array(text.utf8)
-    var result: [UInt8] = []
-    result.reserveCapacity(haystack.count)
-    var index = 0
-    while index < haystack.count {
-        if haystack[index] == needle[0], index + needle.count <= haystack.count,
-           haystack[index..<index + needle.count].elementsEqual(needle) {
-            result.append(contentsOf: replacement.utf8)
-            index += needle.count
-        } else {
-            result.append(haystack[index])
-            index += 1
-        }
-    }
-    return String(decoding: result, as: UTF8.self)
-}
-
-/// `text` without leading and trailing whitespace and newlines.
-func trimmingWhitespace(_ text: String) -> String {
-    guard let first = text.firstIndex(where: { !$0.isWhitespace }) else { return "" }
-    return String(text[first...text.lastIndex(where: { !$0.isWhitespace })!])
-}

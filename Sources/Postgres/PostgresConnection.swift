@@ -1,4 +1,5 @@
 import CLibPQ
+import PulseModel
 import Logging
 
 /// One PostgreSQL session. Every libpq call runs on the connection's own thread (see
@@ -270,8 +271,8 @@ public actor PostgresConnection {
     /// libpq's message with every part of the connection string but host, port and database scrubbed.
     nonisolated func errorText(_ handle: OpaquePointer?) -> String {
         guard let handle, let raw = PQerrorMessage(handle) else { return "unknown error" }
-        let text = trimmingWhitespace(String(cString: raw))
-        return text.isEmpty ? "unknown error" : scrub(replacingLiteral("\n", with: "; ", in: text))
+        let text = TextScan.trimmingWhitespace(String(cString: raw))
+        return text.isEmpty ? "unknown error" : scrub(TextScan.replacingLiteral("\n", with: "; ", in: text))
     }
 
     /// Server messages can name the role ("role \"u\" does not exist"), so they are scrubbed too;
@@ -279,7 +280,7 @@ public actor PostgresConnection {
     nonisolated func scrub(_ text: String, quotedOnly: Bool = false) -> String {
         switch connectionString {
         case .success(let parsed): parsed.scrub(text, quotedOnly: quotedOnly)
-        case .failure: replacingLiteral(settings.conninfo, with: "***", in: text)
+        case .failure: TextScan.replacingLiteral(settings.conninfo, with: "***", in: text)
         }
     }
 
@@ -291,7 +292,7 @@ public actor PostgresConnection {
             guard let context, let message else { return }
             let sink = Unmanaged<NoticeSink>.fromOpaque(context).takeUnretainedValue()
             sink.logger.debug("postgres notice", metadata: [
-                "notice": "\(trimmingWhitespace(String(cString: message)))",
+                "notice": "\(TextScan.trimmingWhitespace(String(cString: message)))",
             ])
         }, sink.toOpaque())
     }

@@ -1,4 +1,5 @@
 import Glibc
+import PulseModel
 
 /// Loads and validates feeds.yaml.
 public enum ConfigLoader {
@@ -15,31 +16,20 @@ public enum ConfigLoader {
     }
 
     public static func load(path: String) throws -> PulseConfiguration {
-        func cannotRead(_ code: Int32) -> ConfigError {
+        let bytes: [UInt8]
+        switch LocalFile.contents(of: path, limit: maxFileBytes) {
+        case .success(let read):
+            bytes = read
+        case .failure(.tooLarge):
+            throw ConfigError(file: path, message: "configuration file is larger than \(maxFileBytes) bytes")
+        case .failure(.unreadable(let code)):
             let reason = switch code {
             case ENOENT, ENOTDIR: "no such file"
             case EISDIR: "it is a directory"
             case EACCES, EPERM: "permission denied"
             default: String(cString: strerror(code))
             }
-            return ConfigError(file: path, message: "cannot read configuration file '\(path)': \(reason)")
-        }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw cannotRead(errno) }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while bytes.count <= maxFileBytes {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw cannotRead(errno)  // a directory opens, and fails here with EISDIR
-            }
-            bytes.append(contentsOf: chunk[..<count])
-        }
-        guard bytes.count <= maxFileBytes else {
-            throw ConfigError(file: path, message: "configuration file is larger than \(maxFileBytes) bytes")
+            throw ConfigError(file: path, message: "cannot read configuration file '\(path)': \(reason)")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigError(file: path, message: "configuration file is not valid UTF-8")

@@ -34,24 +34,26 @@ enum YAMLNumbers {
 
     /// `[-+]a:b:c` as ((a * 60) + b) * 60 + c; each part is read as `Int(part)` would (a sign too).
     private static func sexagesimal(_ text: String) -> Int? {
+        let (negative, parts) = sexagesimalParts(text)
         var value = 0
-        for part in sexagesimalParts(text).parts {
+        for part in parts {
             guard let digit = Int(part) else { return nil }
             let (shifted, overflowA) = value.multipliedReportingOverflow(by: 60)
             let (next, overflowB) = shifted.addingReportingOverflow(digit)
             guard !overflowA, !overflowB else { return nil }
             value = next
         }
-        return sexagesimalParts(text).negative ? 0 - value : value
+        return negative ? 0 - value : value
     }
 
     private static func sexagesimal(_ text: String) -> Double? {
+        let (negative, parts) = sexagesimalParts(text)
         var value = 0.0
-        for part in sexagesimalParts(text).parts {
+        for part in parts {
             guard let digit = Double(part) else { return nil }
             value = value * 60 + digit
         }
-        return sexagesimalParts(text).negative ? -value : value
+        return negative ? -value : value
     }
 
     private static func sexagesimalParts(_ text: String) -> (negative: Bool, parts: [Substring]) {

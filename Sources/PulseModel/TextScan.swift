@@ -167,3 +167,28 @@ extension TextScan {
         character.isWhitespace && !character.isNewline
     }
 }
+
+extension TextScan {
+    /// Every occurrence of `target` in `text` replaced, compared byte for byte in UTF-8 as
+    /// Foundation's `replacingOccurrences(of:with:)` compared literally (not by Character: a
+    /// secret followed by a combining mark is still found).
+    public static func replacingLiteral(_ target: String, with replacement: String, in text: String) -> String {
+        let needle = Array(target.utf8)
+        guard !needle.isEmpty else { return text }
+        let haystack = Array(text.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(haystack.count)
+        var index = 0
+        while index < haystack.count {
+            if haystack[index] == needle[0], index + needle.count <= haystack.count,
+               haystack[index..<index + needle.count].elementsEqual(needle) {
+                result.append(contentsOf: replacement.utf8)
+                index += needle.count
+            } else {
+                result.append(haystack[index])
+                index += 1
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+}
