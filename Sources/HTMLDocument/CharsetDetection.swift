@@ -33,20 +33,14 @@ public enum CharsetDetection {
         case "windows-1252":
             return Windows1252.decode(body)
         default:
-            if iconvLabels.contains(label),
-               let converted = body.withUnsafeBufferPointer({ Charset.transcodeToUTF8($0, from: label) }) {
+            // The other labels `Charset.normalize` and the byte-order marks give, through iconv as
+            // feeds are (FeedParser's CharsetDecoder).
+            if let converted = body.withUnsafeBufferPointer({ Charset.transcodeToUTF8($0, from: label) }) {
                 return String(decoding: converted.bytes, as: UTF8.self)
             }
             return String(decoding: body, as: UTF8.self)
         }
     }
-
-    /// The labels pages are decoded from through iconv (the ones Foundation's `String.Encoding`
-    /// decoded before; other labels fall back to UTF-8, as they did).
-    private static let iconvLabels: Set<String> = [
-        "utf-16le", "utf-16be", "utf-32le", "utf-32be", "iso-8859-2", "windows-1250", "windows-1251",
-        "windows-1253", "windows-1254", "shift_jis", "euc-jp", "iso-2022-jp",
-    ]
 
     /// Lower-cased, trimmed and mapped to the label `decode` understands; nil when unknown.
     static func normalize(_ raw: String) -> String? { Charset.normalize(raw) }
