@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A byte-level tag scanner used before gumbo runs: the meta-charset pre-scan and the
 /// element-count / nesting-depth estimate that protects gumbo from hostile input.
 /// Hand-written because it must run on undecoded bytes in one linear pass.
@@ -53,12 +59,25 @@ struct TagScanner {
         guard name != "plaintext" else { position = end; return }
         let closing = Array("</\(name)".utf8)
         while position < end {
-            if bytes[position] == 0x3C, matches(closing, at: position) {
+            position = nextLessThan(from: position)
+            guard position < end else { return }
+            if matches(closing, at: position) {
                 let after = position + closing.count
                 // At the end of input `</script` is text, not an end tag (the tokenizer emits it).
                 if after < end, Self.isSpace(bytes[after]) || bytes[after] == 0x2F || bytes[after] == 0x3E { return }
             }
             position += 1
+        }
+    }
+
+    /// The index of the next `<` at or after `start`, or `end`. memchr: the text between tags is
+    /// most of a page's bytes, and stepping through it one checked index at a time was half of
+    /// this scan (about 14 instructions a byte).
+    func nextLessThan(from start: Int) -> Int {
+        guard start < end else { return end }
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, let hit = memchr(base + start, 0x3C, end - start) else { return end }
+            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
         }
     }
 
@@ -98,7 +117,7 @@ struct TagScanner {
 
     mutating func nextTag() -> Tag? {
         while position < end {
-            guard bytes[position] == 0x3C else { position += 1; continue }
+            guard bytes[position] == 0x3C else { position = nextLessThan(from: position); continue }
             guard position + 1 < end else { position += 1; continue }
             let next = bytes[position + 1]
             if next == 0x21 {  // <!

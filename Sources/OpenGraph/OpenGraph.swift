@@ -88,7 +88,7 @@ public enum OpenGraph {
         imageURL(in: document, pageURL: pageURL, jsonLD: nil)
     }
 
-    static func imageURL(in document: HTMLDocument, pageURL: String, jsonLD: [[String: Any]]?) -> String? {
+    static func imageURL(in document: HTMLDocument, pageURL: String, jsonLD: [JSONLDObject]?) -> String? {
         let base = baseURL(of: document, pageURL: pageURL)
         var byKey: [String: [String]] = [:]
         for meta in document.elements(named: "meta") {
@@ -115,25 +115,13 @@ public enum OpenGraph {
 
     /// JSON-LD `image`: a string, an array, an ImageObject (`url`/`contentUrl`), also inside
     /// `@graph`; article-typed objects are tried first.
-    static func jsonLDImage(_ objects: [[String: Any]], base: String) -> String? {
-        let ordered = objects.filter(JSONLD.isArticle) + objects.filter { !JSONLD.isArticle($0) }
+    static func jsonLDImage(_ objects: [JSONLDObject], base: String) -> String? {
+        let ordered = objects.filter(\.isArticle) + objects.filter { !$0.isArticle }
         for object in ordered {
-            for key in ["image", "primaryImageOfPage", "thumbnailUrl"] {
-                guard let value = object[key] else { continue }
-                for raw in imageStrings(value) {
-                    if let url = acceptableImage(raw, base: base) { return url }
-                }
+            for raw in object.images {
+                if let url = acceptableImage(raw, base: base) { return url }
             }
         }
         return nil
-    }
-
-    private static func imageStrings(_ value: Any) -> [String] {
-        if let string = value as? String { return [string] }
-        if let array = value as? [Any] { return array.prefix(20).flatMap(imageStrings) }
-        if let object = value as? [String: Any] {
-            return ["url", "contentUrl", "@id"].compactMap { object[$0] as? String }
-        }
-        return []
     }
 }

@@ -90,11 +90,11 @@ extension OpenGraph {
         var articleBody: String?
     }
 
-    static func jsonLDMetadata(_ objects: [[String: Any]], htmlTitle: String) -> JSONLDFields {
+    static func jsonLDMetadata(_ objects: [JSONLDObject], htmlTitle: String) -> JSONLDFields {
         var fields = JSONLDFields()
-        guard let article = objects.first(where: { JSONLD.isArticle($0) }) else { return fields }
-        let name = (article["name"] as? String).map(TextScan.trimmingWhitespace)
-        let headline = (article["headline"] as? String).map(TextScan.trimmingWhitespace)
+        guard let article = objects.first(where: \.isArticle) else { return fields }
+        let name = article.name.map(TextScan.trimmingWhitespace)
+        let headline = article.headline.map(TextScan.trimmingWhitespace)
         if let name, let headline, name != headline {
             let nameMatches = TextSimilarity.similarity(name, htmlTitle) > 0.75
             let headlineMatches = TextSimilarity.similarity(headline, htmlTitle) > 0.75
@@ -102,19 +102,13 @@ extension OpenGraph {
         } else {
             fields.title = name ?? headline
         }
-        if let author = article["author"] as? [String: Any], let authorName = author["name"] as? String {
-            fields.byline = TextScan.trimmingWhitespace(authorName)
-        } else if let authors = article["author"] as? [Any] {
-            let names = authors.compactMap { ($0 as? [String: Any])?["name"] as? String }
-                .map { TextScan.trimmingWhitespace($0) }
-            if !names.isEmpty { fields.byline = names.joined(separator: ", ") }
+        if !article.authorNames.isEmpty {
+            fields.byline = article.authorNames.map { TextScan.trimmingWhitespace($0) }.joined(separator: ", ")
         }
-        fields.excerpt = (article["description"] as? String).map(TextScan.trimmingWhitespace)
-        if let publisher = article["publisher"] as? [String: Any], let publisherName = publisher["name"] as? String {
-            fields.siteName = TextScan.trimmingWhitespace(publisherName)
-        }
-        fields.publishedTime = (article["datePublished"] as? String).map(TextScan.trimmingWhitespace)
-        fields.articleBody = article["articleBody"] as? String
+        fields.excerpt = article.description.map(TextScan.trimmingWhitespace)
+        fields.siteName = article.publisherName.map(TextScan.trimmingWhitespace)
+        fields.publishedTime = article.datePublished.map(TextScan.trimmingWhitespace)
+        fields.articleBody = article.articleBody
         return fields
     }
 }

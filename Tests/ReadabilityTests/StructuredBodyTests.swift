@@ -127,3 +127,19 @@ extension StructuredBodyTests {
         #expect(Extractor.looksLikeMarkup(text) == isMarkup)
     }
 }
+
+extension StructuredBodyTests {
+    /// The byte-level `paragraphMarkup` against the Character-based splitting it replaced, on
+    /// every line break `Character.isNewline` knows, CR LF, empty lines, `<`, and non-ASCII text.
+    @Test(arguments: [
+        "", "One line", "One\nTwo", "One\r\nTwo\r\n", "\n\nLead\n\n\nGap\n", "A\u{0B}B\u{0C}C\rD",
+        "NEL\u{85}LS\u{2028}PS\u{2029}end", "a < b and <script>x</script>", "Café ☕ über\n日本語のテキスト\n",
+        "e\u{301}\nzwj 👩‍👩‍👧 family", "\r\n", "<",
+    ])
+    func paragraphMarkupSplitsAsCharactersDid(text: String) {
+        let byCharacter = text.split(whereSeparator: \.isNewline).map { line in
+            "<p>" + line.replacing("<", with: "&lt;") + "</p>"
+        }.joined()
+        #expect(Extractor.paragraphMarkup(plainText: text) == byCharacter)
+    }
+}
