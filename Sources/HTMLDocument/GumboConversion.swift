@@ -89,9 +89,15 @@ enum GumboConversion {
         }
     }
 
+    /// gumbo's name for each tag it knows, made into a String once: `String(cString:)` on every
+    /// element (a length scan and a UTF-8 check) was a fifth of the tree copy.
+    private static let knownTagNames: [String] = (0..<GUMBO_TAG_UNKNOWN.rawValue).map { raw in
+        gumbo_normalized_tagname(GumboTag(rawValue: raw)).map { String(cString: $0) } ?? ""
+    }
+
     private static func tagName(_ element: GumboElement) -> String {
-        if element.tag != GUMBO_TAG_UNKNOWN, let name = gumbo_normalized_tagname(element.tag) {
-            let text = String(cString: name)
+        if element.tag.rawValue < GUMBO_TAG_UNKNOWN.rawValue {
+            let text = knownTagNames[Int(element.tag.rawValue)]
             if !text.isEmpty { return text }
         }
         var piece = element.original_tag

@@ -197,7 +197,12 @@ extension Extractor {
 
     /// A ticker line: symbols, prices and signed changes only ("ACME 912.40 +2.3%").
     static func isQuoteWidget(_ text: String) -> Bool {
-        guard text.utf8.count < 120, text.contains(where: { $0 == "%" || $0 == "+" || $0 == "-" || $0 == "−" }) else { return false }
+        // On the bytes first: comparing Characters ran on every short block. A sign that is only
+        // the start of a longer Character (a combining mark after it) passes here, but then no
+        // token starts or ends with that sign, so `sawChange` stays false as before.
+        guard text.utf8.count < 120,
+              text.utf8.contains(where: { $0 == 0x25 || $0 == 0x2B || $0 == 0x2D }) || TextScan.contains(text, "−")
+        else { return false }
         let tokens = text.split(whereSeparator: \.isWhitespace)
         guard (2...12).contains(tokens.count), text.count < 80 else { return false }
         var sawChange = false
@@ -213,7 +218,7 @@ extension Extractor {
 
     /// The page's own address printed as text (a "copy link" box, a print footer).
     func isOwnURL(_ text: String) -> Bool {
-        guard !text.contains(where: \.isWhitespace), text.hasPrefix("http://") || text.hasPrefix("https://") else { return false }
+        guard text.hasPrefix("http://") || text.hasPrefix("https://"), !text.contains(where: \.isWhitespace) else { return false }
         let trimmed = { (value: String) in value.hasSuffix("/") ? String(value.dropLast()) : value }
         return trimmed(text) == trimmed(url) || isSiteLink(text)
     }

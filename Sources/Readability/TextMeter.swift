@@ -12,27 +12,37 @@ struct TextMeter {
     private var seenText = false
 
     mutating func add(_ text: String) {
-        var utf8 = text.utf8.makeIterator()
-        while let byte = utf8.next() {
-            if byte < 0x80 {
-                if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) { space(); continue }
-                glyph(units: 1)
-                if byte == 0x2C { commas += 1 }
-            } else if byte >= 0xF0 {
-                _ = utf8.next(); _ = utf8.next(); _ = utf8.next()
-                glyph(units: 2)
-            } else if byte >= 0xE0 {
-                let b1 = utf8.next() ?? 0, b2 = utf8.next() ?? 0
-                let scalar = (UInt32(byte & 0x0F) << 12) | (UInt32(b1 & 0x3F) << 6) | UInt32(b2 & 0x3F)
-                if Self.isWideSpace(scalar) { space(); continue }
-                glyph(units: 1)
-                if Self.isWideComma(scalar) { commas += 1 }
-            } else if byte >= 0xC0 {
-                let b1 = utf8.next() ?? 0
-                let scalar = (UInt32(byte & 0x1F) << 6) | UInt32(b1 & 0x3F)
-                if scalar == 0xA0 { space(); continue }
-                glyph(units: 1)
-                if scalar == 0x060C { commas += 1 }
+        // On the string's own bytes: String.UTF8View's iterator re-checks the storage kind on
+        // every byte, which was most of this loop's cost. A sequence cut short reads as zeros.
+        TextScan.withBytes(text) { bytes in
+            let count = bytes.count
+            func at(_ index: Int) -> UInt8 { index < count ? bytes[index] : 0 }
+            var index = 0
+            while index < count {
+                let byte = bytes[index]
+                if byte < 0x80 {
+                    index += 1
+                    if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) { space(); continue }
+                    glyph(units: 1)
+                    if byte == 0x2C { commas += 1 }
+                } else if byte >= 0xF0 {
+                    index += 4
+                    glyph(units: 2)
+                } else if byte >= 0xE0 {
+                    let scalar = (UInt32(byte & 0x0F) << 12) | (UInt32(at(index + 1) & 0x3F) << 6) | UInt32(at(index + 2) & 0x3F)
+                    index += 3
+                    if Self.isWideSpace(scalar) { space(); continue }
+                    glyph(units: 1)
+                    if Self.isWideComma(scalar) { commas += 1 }
+                } else if byte >= 0xC0 {
+                    let scalar = (UInt32(byte & 0x1F) << 6) | UInt32(at(index + 1) & 0x3F)
+                    index += 2
+                    if scalar == 0xA0 { space(); continue }
+                    glyph(units: 1)
+                    if scalar == 0x060C { commas += 1 }
+                } else {
+                    index += 1
+                }
             }
         }
     }
