@@ -173,14 +173,17 @@ extension Extractor {
         text.contains(pattern)
     }
 
+    private static let galleryWords = ["image", "photo", "picture", "slide", "foto"].map { Array($0.utf8) }
+
     /// "Image 1 of 9", "Photo 3/12", "Slide 2 of 5".
     static func isGalleryCounter(_ lowered: String) -> Bool {
         // Cheap tests first: the regular expression runs on few blocks.
         // `lowered.count < 32`, without counting the Characters of a long block to the end.
         // The pattern is anchored on these words (imagem and imagen start with image): any short
         // line with a digit ran it before, a tenth of a short page's extraction.
-        guard lowered.index(lowered.startIndex, offsetBy: 32, limitedBy: lowered.endIndex) == nil,
-              ["image", "photo", "picture", "slide", "foto"].contains(where: { lowered.hasPrefix($0) }),
+        // The words are compared on the bytes, before the Characters are counted.
+        guard TextScan.withBytes(lowered, { bytes in galleryWords.contains { bytes.starts(with: $0) } }),
+              lowered.index(lowered.startIndex, offsetBy: 32, limitedBy: lowered.endIndex) == nil,
               lowered.contains(where: \.isNumber) else { return false }
         return matches(galleryCounterPattern, lowered)
     }
@@ -188,7 +191,7 @@ extension Extractor {
     /// A photo credit standing alone ("Image: GETTY", "Photo: Elena Ruiz/Reuters") or ending a short
     /// caption ("Evacuees wait at the school gym. Image: GETTY").
     static func isCreditOrCaptionLine(_ text: String) -> Bool {
-        guard text.utf8.count < 200, text.utf8.contains(0x3A) || text.utf8.contains(0x2F) else { return false }
+        guard text.utf8.count < 200, TextScan.containsByte(text, where: { $0 == 0x3A || $0 == 0x2F }) else { return false }
         let lowered = text.lowercased()
         guard ["photo", "image", "picture", "credit", "foto", "imagem", "imagen"].contains(where: { TextScan.contains(lowered, $0) })
         else { return false }
@@ -201,7 +204,7 @@ extension Extractor {
         // the start of a longer Character (a combining mark after it) passes here, but then no
         // token starts or ends with that sign, so `sawChange` stays false as before.
         guard text.utf8.count < 120,
-              text.utf8.contains(where: { $0 == 0x25 || $0 == 0x2B || $0 == 0x2D }) || TextScan.contains(text, "−")
+              TextScan.containsByte(text, where: { $0 == 0x25 || $0 == 0x2B || $0 == 0x2D }) || TextScan.contains(text, "−")
         else { return false }
         let tokens = text.split(whereSeparator: \.isWhitespace)
         guard (2...12).contains(tokens.count), text.count < 80 else { return false }
