@@ -139,7 +139,10 @@ enum TextCleaning {
     /// Removes control and bidi characters, collapses whitespace, trims. On UTF-8 bytes: appending
     /// scalar by scalar to a String was ~3% of an extraction's CPU (it runs on every block).
     static func clean(_ text: String) -> String {
-        TextScan.transform(text) { bytes, out in
+        // Most blocks are clean already (the serializer collapses their spaces): a read-only scan
+        // answers those without writing a copy and comparing it with the original.
+        if TextScan.withBytes(text, isClean) { return text }
+        return TextScan.transform(text) { bytes, out in
             var pendingSpace = false
             TextScan.forEachScalar(bytes) { value, range in
                 if TextMeter.isJSWhitespace(value) {
@@ -151,6 +154,32 @@ enum TextCleaning {
                 TextScan.appendScalar(bytes, range, to: &out)
             }
         }
+    }
+
+    /// What `clean` would return unchanged: no unsafe scalar, no whitespace but single ASCII
+    /// spaces between other characters.
+    static func isClean(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        var previousIsSpace = true  // a space at the start is not clean
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                if byte == 0x20 {
+                    if previousIsSpace { return false }
+                    previousIsSpace = true
+                } else {
+                    if byte < 0x20 || byte == 0x7F { return false }  // controls and ASCII whitespace
+                    previousIsSpace = false
+                }
+                index += 1
+                continue
+            }
+            let (value, next) = TextScan.scalar(at: index, in: bytes)
+            if TextMeter.isJSWhitespace(value) || isUnsafe(value) { return false }
+            previousIsSpace = false
+            index = next
+        }
+        return !previousIsSpace || bytes.isEmpty
     }
 
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool { isUnsafe(scalar.value) }

@@ -218,7 +218,14 @@ private func appendCollapsed(_ source: UnsafeBufferPointer<UInt8>, to bytes: ino
     let end = source.count
     while index < end {
         var runEnd = index
-        while runEnd < end, !mayStartSpace(source[runEnd]) { runEnd += 1 }
+        // A single ASCII space between two bytes that cannot start a space stays in the run: it
+        // is its own collapsed form, and ending the run at every word cost an append per word.
+        while runEnd < end {
+            let byte = source[runEnd]
+            if !mayStartSpace(byte) { runEnd += 1; continue }
+            guard byte == 0x20, runEnd > index, runEnd + 1 < end, !mayStartSpace(source[runEnd + 1]) else { break }
+            runEnd += 2
+        }
         if runEnd > index {
             if pendingSpace { bytes.append(0x20); pendingSpace = false }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[index..<runEnd]))

@@ -1,5 +1,6 @@
 import Testing
 @testable import Readability
+import PulseModel
 
 /// TextMeter counts what Readability.js's `_getInnerText(node).length` and its comma count give:
 /// UTF-16 units after trimming and collapsing whitespace. Its byte loop is held to a plain
@@ -118,5 +119,30 @@ import Testing
             }
         }
         return String(result)
+    }
+}
+
+/// `TextCleaning.clean` answers clean text with a read-only scan (`isClean`); that scan must say
+/// "clean" exactly when the full pass would return the text unchanged.
+@Suite struct TextCleaningShortcutTests {
+    @Test func theScanAgreesWithTheFullPass() {
+        let pieces = ["word", " ", "  ", "\n", "\t", "\u{A0}", "\u{7F}", "\u{85}", "\u{9F}", "\u{200E}", "\u{202A}",
+                      "\u{2066}", "\u{FEFF}", "\u{2003}", "\u{3000}", "\u{2019}", "é", "😀", "\u{61C}", "x", "\u{1}"]
+        var generator = SystemRandomNumberGenerator()  // a failure prints its case
+        for _ in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let full = TextScan.transform(text) { bytes, out in
+                var pendingSpace = false
+                TextScan.forEachScalar(bytes) { value, range in
+                    if TextMeter.isJSWhitespace(value) { if !out.isEmpty { pendingSpace = true }; return }
+                    if TextCleaning.isUnsafe(value) { return }
+                    if pendingSpace { out.append(0x20); pendingSpace = false }
+                    TextScan.appendScalar(bytes, range, to: &out)
+                }
+            }
+            let isClean = TextScan.withBytes(text, TextCleaning.isClean)
+            #expect(isClean == (full == text), "\(Array(text.unicodeScalars))")
+            #expect(TextCleaning.clean(text) == full, "\(Array(text.unicodeScalars))")
+        }
     }
 }
