@@ -22,7 +22,10 @@ enum ErrorPage {
     static let headingLength = 200
 
     static func isErrorPage(_ document: HTMLDocument, articleText: String?) -> Bool {
-        if let articleText, articleText.count > maximumTextLength { return false }
+        // More than `maximumTextLength` Characters, without counting a long article's to the end.
+        if let articleText, articleText.utf8.count > maximumTextLength,
+           let limit = articleText.index(articleText.startIndex, offsetBy: maximumTextLength, limitedBy: articleText.endIndex),
+           limit != articleText.endIndex { return false }
         var headings = document.elements(named: "h1").prefix(3).map { document.textContent(of: $0) }
         if let title = document.title { headings.append(title) }
         return headings.contains { heading in

@@ -151,6 +151,7 @@ extension Extractor {
         "already a subscriber", "create an account", "log in", "sign in", "up next", "next story", "next article",
         "read next",
     ]
+    static let callToActionLines = LiteralPrefixes(callToActionPrefixes)
 
     func removeBoilerplateAfterGrab(_ content: DNode) {
         removeOtherStories(content)
@@ -159,7 +160,7 @@ extension Extractor {
             let length = block.innerTextLength
             guard length > 0, length < 200 else { continue }
             let text = block.textPrefix(40).lowercased()
-            if Self.callToActionPrefixes.contains(where: { text.hasPrefix($0) }) {
+            if Self.callToActionLines.matchStart(of: text) {
                 block.remove()
                 continue
             }

@@ -29,8 +29,10 @@ extension Extractor {
         "post a comment", "leave a comment", "add a comment", "comments are moderated", "comments are closed",
         "join the conversation", "please read our community guidelines", "view comments", "show comments",
     ]
+    static let furnitureLines = LiteralPrefixes(furnitureLinePrefixes)
     /// Head-only prefixes: dates and bylines, which article sentences can also start with.
     static let headLinePrefixes = ["by ", "updated", "published", "posted", "last updated", "last modified", "first published"]
+    static let headLines = LiteralPrefixes(headLinePrefixes)
     /// Gallery controls standing alone.
     static let galleryControls: Set<String> = [
         "close", "next", "previous", "prev", "expand", "enlarge", "fullscreen", "full screen", "open gallery",
@@ -70,7 +72,7 @@ extension Extractor {
                 continue
             }
             seen[key] = index
-            if Self.furnitureLinePrefixes.contains(where: lowered.hasPrefix)
+            if Self.furnitureLines.matchStart(of: lowered)
                 || Self.galleryControls.contains(lowered)
                 || Self.isGalleryCounter(lowered) || Self.isCreditOrCaptionLine(text)
                 || Self.isQuoteWidget(text) || isOwnURL(text) || (index >= tailStart && Self.isContactLine(lowered)) {
@@ -90,7 +92,7 @@ extension Extractor {
             if block.tag == "p", text.utf8.count >= Self.firstParagraphLength { return }
             guard !text.isEmpty, text.utf8.count < Self.headLineLimit else { continue }
             let lowered = text.lowercased()
-            if Self.headLinePrefixes.contains(where: lowered.hasPrefix) || Self.isDateLine(lowered) {
+            if Self.headLines.matchStart(of: lowered) || Self.isDateLine(lowered) {
                 block.remove()
             }
         }

@@ -175,3 +175,22 @@ extension DNode {
         return bytes.contains(where: { $0 >= 0x80 }) ? Array(joined.lowercased().utf8) : bytes
     }
 }
+
+/// `prefixes.contains(where: text.hasPrefix)`, with the bytes compared first: `hasPrefix` compares
+/// Characters and cost ~130 instructions a call, and the boilerplate rules try dozens of
+/// prefixes on every short block. A text can only start with one of these Characters if it starts
+/// with its bytes (none of them has another canonical spelling), so `hasPrefix` runs only on a
+/// byte match, to keep its answer where a combining mark follows the prefix.
+struct LiteralPrefixes: Sendable {
+    private let prefixes: [(text: String, bytes: [UInt8])]
+
+    init(_ prefixes: [String]) {
+        self.prefixes = prefixes.map { ($0, Array($0.utf8)) }
+    }
+
+    func matchStart(of text: String) -> Bool {
+        TextScan.withBytes(text) { bytes in
+            prefixes.contains { bytes.starts(with: $0.bytes) && text.hasPrefix($0.text) }
+        }
+    }
+}

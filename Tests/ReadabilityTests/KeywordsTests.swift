@@ -76,3 +76,20 @@ import Testing
         }
     }
 }
+
+/// `LiteralPrefixes` compares bytes before Characters; it must answer as `hasPrefix` does,
+/// including where a combining mark follows a prefix and for non-ASCII prefixes.
+@Suite struct LiteralPrefixesTests {
+    @Test func answersAsHasPrefixDoes() {
+        let prefixes = Extractor.callToActionPrefixes + Extractor.furnitureLinePrefixes + Extractor.headLinePrefixes
+        let set = LiteralPrefixes(prefixes)
+        let starts = prefixes + ["", "rea", "©", "don’", "don\u{2019}t", "sign", "e\u{301}", "\u{37E}"]
+        let tails = ["", " now", "\u{301}", "\u{301} more", "x", "’s", ":", "\u{200D}", " \u{301}"]
+        for start in starts {
+            for tail in tails {
+                let text = start + tail
+                #expect(set.matchStart(of: text) == prefixes.contains(where: text.hasPrefix), "\(Array(text.unicodeScalars))")
+            }
+        }
+    }
+}
