@@ -3,9 +3,9 @@ import PulseModel
 /// `_grabArticle`: node prepping, then scoring (Readability+Scoring), then cleanup
 /// (Readability+Cleaning), retried with relaxed flags while the result is too short.
 extension Extractor {
-    static let tagsToScore: [String] = ["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"]
+    static let tagsToScore = TagList(["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"])
     static let unlikelyRoles: Set<String> = ["menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog"]
-    static let emptyRemovable: [String] = ["div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6"]
+    static let emptyRemovable = TagList(["div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6"])
     static let divToPElements: [String] = ["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul"]
 
     func grabArticle() -> DNode? {

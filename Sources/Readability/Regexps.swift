@@ -163,16 +163,39 @@ enum Regexps {
 }
 
 extension DNode {
-    /// `className + " " + id`, lower-cased as UTF-8 bytes for the keyword matchers.
+    /// `className + " " + id`, lower-cased as UTF-8 bytes for the keyword matchers. Written
+    /// straight into one buffer: joining the two Strings and appending the join's bytes one by one
+    /// through String.UTF8View cost ~500 instructions a node, on every node of every pass.
     var matchBytes: [UInt8] {
+        var classText: String?
+        var idText: String?
+        for attribute in attributes {
+            if classText == nil, attribute.name == "class" { classText = attribute.value }
+            else if idText == nil, attribute.name == "id" { idText = attribute.value }
+        }
+        guard classText != nil || idText != nil else { return [0x20] } // " ": what "" + " " + "" lowers to
+        let className = classText ?? "", id = idText ?? ""
         var bytes: [UInt8] = []
-        let hasAny = attributes.contains { $0.name == "class" || $0.name == "id" }
-        guard hasAny else { return [0x20] } // " ": what "" + " " + "" lowers to
-        let joined = className + " " + id
-        bytes.reserveCapacity(joined.utf8.count)
-        for byte in joined.utf8 { bytes.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+        bytes.reserveCapacity(className.utf8.count + 1 + id.utf8.count)
+        var isASCII = Self.appendLowered(className, to: &bytes)
+        bytes.append(0x20)
+        isASCII = Self.appendLowered(id, to: &bytes) && isASCII
         // Non-ASCII class names are rare; lower-case them properly when present.
-        return bytes.contains(where: { $0 >= 0x80 }) ? Array(joined.lowercased().utf8) : bytes
+        return isASCII ? bytes : Array((className + " " + id).lowercased().utf8)
+    }
+
+    /// Appends `text`'s bytes with ASCII letters lower-cased; false when it holds non-ASCII. A
+    /// static function with `inout`, not a closure over locals: captured variables are boxed and
+    /// every byte's append checked their exclusive access at run time.
+    private static func appendLowered(_ text: String, to bytes: inout [UInt8]) -> Bool {
+        TextScan.withBytes(text) { source in
+            var isASCII = true
+            for byte in source {
+                if byte >= 0x80 { isASCII = false }
+                bytes.append(byte &- 0x41 < 26 ? byte | 0x20 : byte)
+            }
+            return isASCII
+        }
     }
 }
 
@@ -192,5 +215,21 @@ struct LiteralPrefixes: Sendable {
         TextScan.withBytes(text) { bytes in
             prefixes.contains { bytes.starts(with: $0.bytes) && text.hasPrefix($0.text) }
         }
+    }
+}
+
+/// A short list of tag names, compared by length first: most tags differ in length from most
+/// members, and each unequal String comparison is a call into the standard library (the two
+/// lists the grab checks on every node cost ~330 instructions a node as `[String].contains`).
+struct TagList: Sendable {
+    private let names: [(name: String, length: Int)]
+
+    init(_ names: [String]) {
+        self.names = names.map { ($0, $0.utf8.count) }
+    }
+
+    func contains(_ tag: String) -> Bool {
+        let length = tag.utf8.count
+        return names.contains { $0.length == length && $0.name == tag }
     }
 }

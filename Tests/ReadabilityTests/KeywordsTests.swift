@@ -93,3 +93,19 @@ import Testing
         }
     }
 }
+
+/// `matchBytes` is built in one buffer; it must stay `(className + " " + id).lowercased()`.
+@Suite struct MatchBytesTests {
+    @Test(arguments: [
+        [String](), ["class", "Article-Body"], ["id", "MAIN"], ["class", "a", "id", "B"], ["id", "B", "class", "a"],
+        ["class", "first", "class", "second"], ["class", "ÜBER Größe"], ["data-x", "y"], ["class", ""], ["id", "İstanbul"],
+    ])
+    func isTheLowerCasedJoin(pairs: [String]) {
+        let arena = DOMArena()
+        let node = arena.element("div")
+        for index in stride(from: 0, to: pairs.count, by: 2) {
+            node.attributes.append(DNode.Attribute(name: pairs[index], value: pairs[index + 1]))
+        }
+        #expect(node.matchBytes == Array((node.className + " " + node.id).lowercased().utf8))
+    }
+}
