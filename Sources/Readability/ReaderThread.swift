@@ -1,4 +1,5 @@
 import OpenGraph
+import PulseModel
 
 /// Reader threads rendered into the page: fifteen comments of fifty words outscore a short
 /// article, as teaser rails did, and Readability.js only drops a thread whose class or id says
@@ -28,6 +29,20 @@ extension Extractor {
     static let replyControlMaximumNodes = 8
     static let replyControlMaximumBytes = 40
     static let shortestReplyWord = replyWords.map(\.utf8.count).min() ?? 1
+    static let replyWordLengths = Set(replyWords.map(\.utf8.count))
+
+    /// `isReplyWord` for ASCII text, on the bytes (nil for any other text): the letters are A-Z
+    /// and a-z there, and a span whose length no reply word has is answered without building it.
+    /// Every short link on a page is asked; lower-casing and scanning scalars cost 2k
+    /// instructions a link.
+    static func asciiReplyWord(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- 0x61 < 26 }
+        guard let first = bytes.firstIndex(where: isLetter), let last = bytes.lastIndex(where: isLetter) else { return false }
+        guard replyWordLengths.contains(last - first + 1) else { return false }
+        let word = String(decoding: bytes[first...last].map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return replyWords.contains(word)
+    }
     static let threadMinimumComments = 3
 
     /// Marks every element that is or holds a reply control. Each control marks its ancestors up
@@ -95,6 +110,7 @@ extension Extractor {
 
     /// "Reply", " ↩ reply ", "REPLY »": the word with whatever symbols and spaces surround it.
     static func isReplyWord(_ text: String) -> Bool {
+        if let answer = TextScan.withBytes(text, asciiReplyWord) { return answer }
         let scalars = text.lowercased().unicodeScalars
         guard let first = scalars.firstIndex(where: \.properties.isAlphabetic),
               let last = scalars.lastIndex(where: \.properties.isAlphabetic) else { return false }

@@ -124,3 +124,20 @@ struct ReaderThreadTests {
         #expect(extractor.replyControlNodesVisited > 0)
     }
 }
+
+/// The ASCII shortcut of `isReplyWord` against the scalar reading it skips.
+@Suite struct ReplyWordShortcutTests {
+    @Test func asciiTextsAnswerAsTheScalarReadingDoes() {
+        let pieces = ["Reply", "reply", "REPLY", "Responder", "rePlY", " ", "»", "1", "-", "x", "Replies", "re", "ply", "#", "\t"]
+        var generator = SystemRandomNumberGenerator()  // a failure prints its case
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...4, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let scalars = text.lowercased().unicodeScalars
+            var expected = false
+            if let first = scalars.firstIndex(where: \.properties.isAlphabetic), let last = scalars.lastIndex(where: \.properties.isAlphabetic) {
+                expected = Extractor.replyWords.contains(String(scalars[first...last]))
+            }
+            #expect(Extractor.isReplyWord(text) == expected, "\(text)")
+        }
+    }
+}
