@@ -57,7 +57,9 @@ extension OpenGraph {
             var matched = false
             if let property = document.attribute("property", of: meta) {
                 for token in property.lowercased().split(whereSeparator: { $0 == " " }) {
-                    let key = String(token.filter { $0 != "\t" })
+                    // Filtering Characters cost ~6k instructions a tag: only a token with a tab byte
+                    // can hold a tab Character.
+                    let key = TextScan.containsByte(token, where: { $0 == 0x09 }) ? String(token.filter { $0 != "\t" }) : String(token)
                     let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
                     if parts.count == 2, propertyPrefixes.contains(parts[0]), propertyNames.contains(parts[1]) {
                         values[key] = content
@@ -66,8 +68,12 @@ extension OpenGraph {
                 }
             }
             if !matched, let name = document.attribute("name", of: meta) {
-                let kept = name.lowercased().filter { !$0.isWhitespace }
-                let key = String(String.UnicodeScalarView(kept.unicodeScalars.map { $0 == "." ? ":" : $0 }))
+                let lowered = name.lowercased()
+                // ASCII without whitespace bytes holds no whitespace Character: nothing to filter.
+                let kept = TextScan.containsByte(lowered, where: { $0 >= 0x80 || $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) })
+                    ? lowered.filter { !$0.isWhitespace } : lowered
+                let key = TextScan.containsByte(kept, where: { $0 == 0x2E })
+                    ? String(String.UnicodeScalarView(kept.unicodeScalars.map { $0 == "." ? ":" : $0 })) : kept
                 if nameNames.contains(key) {
                     values[key] = content
                 } else if let separator = key.lastIndex(where: { $0 == ":" || $0 == "-" }) {

@@ -123,3 +123,49 @@ struct MetadataTests {
         #expect(TextSimilarity.asciiSimilarity(a + " x", b) == nil)
     }
 }
+
+/// `metaValues` skips its Character filters when the bytes show there is nothing to filter; the
+/// keys must stay those the filters give, for tabs, spaces, dots and non-ASCII in names.
+@Suite struct MetaKeyShortcutTests {
+    static func referenceKeys(property: String?, name: String?) -> [String] {
+        var keys: [String] = []
+        var matched = false
+        if let property {
+            for token in property.lowercased().split(whereSeparator: { $0 == " " }) {
+                let key = String(token.filter { $0 != "\t" })
+                let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
+                if parts.count == 2, OpenGraph.propertyPrefixes.contains(parts[0]), OpenGraph.propertyNames.contains(parts[1]) {
+                    keys.append(key)
+                    matched = true
+                }
+            }
+        }
+        if !matched, let name {
+            let kept = name.lowercased().filter { !$0.isWhitespace }
+            let key = String(String.UnicodeScalarView(kept.unicodeScalars.map { $0 == "." ? ":" : $0 }))
+            if OpenGraph.nameNames.contains(key) {
+                keys.append(key)
+            } else if let separator = key.lastIndex(where: { $0 == ":" || $0 == "-" }) {
+                let prefix = String(key[..<separator])
+                let suffix = String(key[key.index(after: separator)...])
+                if OpenGraph.namePrefixes.contains(prefix), OpenGraph.nameNames.contains(suffix) { keys.append(key) }
+                else if key == "parsely-pub-date" { keys.append(key) }
+            }
+        }
+        return keys
+    }
+
+    @Test(arguments: [
+        ("og:title", nil), ("OG:Title", nil), ("og:\ttitle", nil), ("og:title  dc:creator", nil), ("og:tïtle", nil),
+        (nil, "DC.Title"), (nil, "dc . title"), (nil, "twitter:\u{A0}title"), (nil, "Author"), (nil, "weibo:article:title"),
+        (nil, "parsely-pub-date"), (nil, "Parsely-Title"), (nil, "dcterm.description\n"), ("x:y", "description"),
+    ] as [(String?, String?)])
+    func keysAreTheFiltersKeys(property: String?, name: String?) throws {
+        var attributes = ""
+        if let property { attributes += " property=\"\(property)\"" }
+        if let name { attributes += " name=\"\(name)\"" }
+        let html = "<html><head><meta\(attributes) content=\"v\"></head><body></body></html>"
+        let values = OpenGraph.metaValues(in: try HTMLDocument.parse(html: html))
+        #expect(Set(values.keys) == Set(Self.referenceKeys(property: property, name: name)), "\(String(describing: property)) \(String(describing: name))")
+    }
+}
