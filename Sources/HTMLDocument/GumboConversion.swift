@@ -45,7 +45,7 @@ enum GumboConversion {
         var nodes: [HTMLDocument.Node] = []
         // About as many text nodes as elements; gumbo adds html/head/body when the markup has none.
         nodes.reserveCapacity(2 * min(max(expectedElements, 0), limits.maxElements) + 8)
-        nodes.append(HTMLDocument.Node(kind: .document, tag: "", attributes: [], text: "", parent: nil, children: []))
+        nodes.append(HTMLDocument.Node(kind: .document, tag: "", attributes: [], text: "", parent: nil, subtreeEnd: 1))
         var truncated = false
         var elementCount = 0
         var stack: [Pending] = []
@@ -58,10 +58,8 @@ enum GumboConversion {
                 elementCount += 1
                 if elementCount > limits.maxElements { throw HTMLDocumentError.tooManyElements(limit: limits.maxElements) }
                 let element = gumbo.v.element
-                var children: [HTMLDocument.NodeID] = []
-                if item.depth < limits.maxDepth { children.reserveCapacity(Int(element.children.length)) }
                 nodes.append(HTMLDocument.Node(kind: .element, tag: tagName(element), attributes: attributes(element),
-                                               text: "", parent: HTMLDocument.NodeID(index: item.parent), children: children))
+                                               text: "", parent: HTMLDocument.NodeID(index: item.parent), subtreeEnd: index + 1))
                 if item.depth >= limits.maxDepth {
                     truncated = truncated || element.children.length > 0
                 } else {
@@ -71,11 +69,17 @@ enum GumboConversion {
                 let text = gumbo.v.text.text.map { String(cString: $0) } ?? ""
                 let kind: HTMLDocument.NodeKind = gumbo.type == GUMBO_NODE_COMMENT ? .comment : .text
                 nodes.append(HTMLDocument.Node(kind: kind, tag: "", attributes: [], text: text,
-                                               parent: HTMLDocument.NodeID(index: item.parent), children: []))
+                                               parent: HTMLDocument.NodeID(index: item.parent), subtreeEnd: index + 1))
             default:
                 continue
             }
-            nodes[item.parent].children.append(HTMLDocument.NodeID(index: index))
+        }
+        // The stack walk appends in document order, each subtree contiguous after its root; a
+        // node's subtree ends where its last descendant's does. Children come after parents, so
+        // one backward pass settles every end.
+        for index in stride(from: nodes.count - 1, to: 0, by: -1) {
+            guard let parent = nodes[index].parent?.index else { continue }
+            nodes[parent].subtreeEnd = max(nodes[parent].subtreeEnd, nodes[index].subtreeEnd)
         }
         return Result(nodes: nodes, truncated: truncated)
     }

@@ -30,7 +30,10 @@ public struct HTMLDocument: Sendable {
         /// Text of text and comment nodes, empty otherwise.
         public let text: String
         public let parent: NodeID?
-        public internal(set) var children: [NodeID]
+        /// The index after this node's last descendant. `nodes` is in document order, so a
+        /// node's subtree is the index range after it up to here: no array of children per node
+        /// (one allocation per element, a tenth of the tree copy), and a subtree walk is a loop.
+        public internal(set) var subtreeEnd: Int
     }
 
     /// Nodes in document order; index 0 is the document node.
@@ -95,7 +98,19 @@ extension HTMLDocument {
     public var head: NodeID? { documentElement.flatMap { html in children(of: html).first { self[$0].tag == "head" } } }
     public var body: NodeID? { documentElement.flatMap { html in children(of: html).first { self[$0].tag == "body" } } }
 
-    public func children(of id: NodeID) -> [NodeID] { nodes[id.index].children }
+    public func children(of id: NodeID) -> [NodeID] {
+        var result: [NodeID] = []
+        var child = id.index + 1
+        let end = nodes[id.index].subtreeEnd
+        while child < end {
+            result.append(NodeID(index: child))
+            child = nodes[child].subtreeEnd
+        }
+        return result
+    }
+
+    /// The indices of `id`'s descendants, in document order.
+    public func subtree(of id: NodeID) -> Range<Int> { (id.index + 1)..<nodes[id.index].subtreeEnd }
     public func parent(of id: NodeID) -> NodeID? { nodes[id.index].parent }
     public func tag(of id: NodeID) -> String { nodes[id.index].tag }
 
@@ -105,28 +120,17 @@ extension HTMLDocument {
     }
 
     /// All descendants of `id` in document order (not `id` itself); iterative.
-    public func descendants(of id: NodeID) -> [NodeID] {
-        var result: [NodeID] = []
-        var stack: [NodeID] = nodes[id.index].children.reversed()
-        while let next = stack.popLast() {
-            result.append(next)
-            stack.append(contentsOf: nodes[next.index].children.reversed())
-        }
-        return result
-    }
+    public func descendants(of id: NodeID) -> [NodeID] { subtree(of: id).map(NodeID.init(index:)) }
 
     /// Elements named `tag` under `id` (default: the whole document), in document order.
     public func elements(named tag: String, under id: NodeID? = nil) -> [NodeID] {
         let tag = tag.lowercased()
-        if id == nil || id == root {
-            // `nodes` is in document order already: no walk needed for whole-document queries.
-            var result: [NodeID] = []
-            for index in nodes.indices where nodes[index].kind == .element && nodes[index].tag == tag {
-                result.append(NodeID(index: index))
-            }
-            return result
+        // `nodes` is in document order and every subtree is a range of it: no walk is needed.
+        var result: [NodeID] = []
+        for index in subtree(of: id ?? root) where nodes[index].kind == .element && nodes[index].tag == tag {
+            result.append(NodeID(index: index))
         }
-        return descendants(of: id!).filter { nodes[$0.index].kind == .element && nodes[$0.index].tag == tag }
+        return result
     }
 
     public func firstElement(named tag: String, under id: NodeID? = nil) -> NodeID? {
@@ -137,8 +141,8 @@ extension HTMLDocument {
     public func textContent(of id: NodeID) -> String {
         if nodes[id.index].kind == .text { return nodes[id.index].text }
         var text = ""
-        for node in descendants(of: id) where nodes[node.index].kind == .text {
-            text += nodes[node.index].text
+        for index in subtree(of: id) where nodes[index].kind == .text {
+            text += nodes[index].text
         }
         return text
     }

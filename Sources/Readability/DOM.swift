@@ -304,23 +304,28 @@ final class DOMArena {
     /// Copies an `HTMLDocument` (comments dropped; they never matter to Readability).
     func build(from document: HTMLDocument) -> DNode {
         let root = make(.document)
-        var mapped = [DNode?](repeating: nil, count: document.nodes.count)
-        if !mapped.isEmpty { mapped[0] = root }
-        for index in 1..<max(document.nodes.count, 1) {
-            let source = document.nodes[index]
-            guard let parentID = source.parent, parentID.index < index, let parent = mapped[parentID.index] else { continue }
-            let node: DNode
-            switch source.kind {
-            case .element:
-                node = make(.element, tag: source.tag,
-                            attributes: source.attributes)
-            case .text:
-                node = make(.text, text: source.text)
-            case .comment, .document:
-                continue
+        nodes.reserveCapacity(nodes.count + document.nodes.count)
+        var mapped = [Unmanaged<DNode>?](repeating: nil, count: document.nodes.count)
+        if !mapped.isEmpty { mapped[0] = Unmanaged.passUnretained(root) }
+        // Read through the buffer, field by field: copying each `Node` out of the array retained
+        // and released all four of its references per node. The arena's `nodes` keeps every
+        // DNode alive, so `mapped` holds them unretained.
+        document.nodes.withUnsafeBufferPointer { source in
+            for index in 1..<max(source.count, 1) {
+                guard let parentID = source[index].parent, parentID.index < index,
+                      let parent = mapped[parentID.index]?.takeUnretainedValue() else { continue }
+                let node: DNode
+                switch source[index].kind {
+                case .element:
+                    node = make(.element, tag: source[index].tag, attributes: source[index].attributes)
+                case .text:
+                    node = make(.text, text: source[index].text)
+                case .comment, .document:
+                    continue
+                }
+                parent.appendChild(node)
+                mapped[index] = Unmanaged.passUnretained(node)
             }
-            parent.appendChild(node)
-            mapped[index] = node
         }
         return root
     }

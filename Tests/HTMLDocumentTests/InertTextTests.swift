@@ -25,7 +25,7 @@ struct InertTextTests {
                 continue
             }
             let attributes = node.attributes.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
-            let children = node.children.filter { child in
+            let children = document.children(of: HTMLDocument.NodeID(index: index)).filter { child in
                 !(document[child].kind == .text && (node.tag == "script" || node.tag == "style"))
             }.count
             nodes.append("\(index > 0 ? "n" : "doc") \(node.kind) \(node.tag) [\(attributes)] \(children) \(node.text.debugDescription)")
