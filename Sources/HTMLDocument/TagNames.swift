@@ -61,11 +61,15 @@ enum TagNames {
     /// Counter slots: one per listed name.
     static var slotCount: Int { listed.count }
 
+    /// Each slot's name, as `TagScanner.lowercasedName` spells it: a listed tag's name is taken
+    /// from here instead of being made anew for every tag.
+    static let slotNames: [String] = listed.keys.sorted()
+
     private static let tableBits = 9
     /// Held by each scanner, so a lookup does not pass the lazy global's once-check per tag.
     static let table: [Entry] = {
         var table = [Entry](repeating: Entry(), count: 1 << tableBits)
-        for (slot, name) in listed.keys.sorted().enumerated() {
+        for (slot, name) in slotNames.enumerated() {
             let bytes = Array(name.utf8)
             precondition(bytes.count <= maxLength && bytes.count > 0, "tag name \(name) does not fit the table")
             let (low, high) = pack(bytes[...])

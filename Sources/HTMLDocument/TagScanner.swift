@@ -30,6 +30,7 @@ struct TagScanner {
     /// False inside SVG/MathML, where `<style>`, `<title>`... are ordinary elements, not raw text.
     var rawTextApplies = true
     private let names = TagNames.table
+    private let slotNames = TagNames.slotNames
 
     init(bytes: [UInt8], end: Int, readAttributes: Bool = true) {
         self.bytes = bytes
@@ -137,9 +138,9 @@ struct TagScanner {
             while cursor < end, !Self.isSpace(bytes[cursor]), bytes[cursor] != 0x3E, bytes[cursor] != 0x2F {
                 cursor += 1
             }
-            let name = Self.lowercasedName(bytes[nameStart..<cursor])
-            var tag = Tag(name: name, isEnd: isEnd, selfClosing: false, attributes: [:],
-                          info: TagNames.info(bytes[nameStart..<cursor], in: names))
+            let info = TagNames.info(bytes[nameStart..<cursor], in: names)
+            let name = info.slot.map { slotNames[$0] } ?? Self.lowercasedName(bytes[nameStart..<cursor])
+            var tag = Tag(name: name, isEnd: isEnd, selfClosing: false, attributes: [:], info: info)
             position = cursor
             parseAttributes(into: &tag)
             attributeBytes = cursor..<max(cursor, min(position, end))

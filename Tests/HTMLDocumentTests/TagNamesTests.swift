@@ -69,3 +69,18 @@ struct TagNamesTests {
         #expect(seen.map(\.1) == [.blockStart, [.rawText, .script], [.rawText, .script], [], [.flat, .blockStart]])
     }
 }
+
+extension TagNamesTests {
+    /// The scanner takes a listed tag's name from `slotNames`: it must be the name the bytes
+    /// spell, lower-cased as the scanner does it, in every case mix.
+    @Test func scannedNamesAreTheBytesLowerCased() {
+        for name in TagNames.slotNames {
+            for spelling in [name, name.uppercased(), String(name.enumerated().map { $0.offset % 2 == 0 ? Character($0.element.uppercased()) : $0.element })] {
+                var scanner = TagScanner(bytes: Array("<\(spelling) a=b>".utf8), end: spelling.utf8.count + 7)
+                #expect(scanner.nextTag()?.name == name, "\(spelling)")
+            }
+        }
+        var scanner = TagScanner(bytes: Array("<Custom-Element>".utf8), end: 16)
+        #expect(scanner.nextTag()?.name == "custom-element")
+    }
+}
