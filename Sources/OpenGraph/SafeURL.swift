@@ -76,15 +76,34 @@ public enum ImagePlaceholder {
     static let fileMarkers = ["1x1", "spacer", "placeholder", "default-image", "default_image", "defaultimage",
                               "no-image", "no_image", "noimage", "blank.", "transparent.", "pixel.", "clear.gif"]
 
+    static let fileMarkerBytes = fileMarkers.map { Array($0.utf8) }
+
     public static func isPlaceholder(_ url: String) -> Bool {
         let parts = URLResolver.split(url)
         let path = parts.path.lowercased()
-        let file = path.split(separator: "/").last.map(String.init) ?? ""
+        let file = lastSegment(of: path)
         // Byte searches: Foundation's `contains` bridged both strings to NSString for each marker.
         if file.hasSuffix(".svg") && TextScan.contains(file, "logo") { return true }
         if file == "pixel" || file == "spacer" { return true }
-        if fileMarkers.contains(where: { TextScan.contains(file, $0) }) { return true }
+        let marked = TextScan.withBytes(file) { bytes in
+            fileMarkerBytes.contains { marker in marker.withUnsafeBufferPointer { TextScan.contains(bytes, $0) } }
+        }
+        if marked { return true }
         if TextScan.contains(path, "/placeholder") || TextScan.contains(path, "/default-image") { return true }
         return false
+    }
+
+    /// `path.split(separator: "/").last`: on the bytes for an ASCII path (a stored URL's path is
+    /// percent-encoded ASCII), where splitting by Character cost ~6k instructions an image.
+    static func lastSegment(of path: String) -> String {
+        let ascii = TextScan.withBytes(path) { bytes -> String? in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            var end = bytes.count
+            while end > 0, bytes[end - 1] == 0x2F { end -= 1 }
+            var start = end
+            while start > 0, bytes[start - 1] != 0x2F { start -= 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        }
+        return ascii ?? path.split(separator: "/").last.map(String.init) ?? ""
     }
 }

@@ -103,3 +103,12 @@ struct ImageTests {
         #expect(OpenGraph.imageURL(inPage: Array(early.utf8), pageURL: pageURL) == "https://cdn.example.com/early.jpg")
     }
 }
+
+/// `ImagePlaceholder.lastSegment` splits ASCII paths on bytes; it must give what splitting by
+/// Character gives.
+@Suite struct LastSegmentTests {
+    @Test(arguments: ["", "/", "//", "/a", "/a/", "/a/b.jpg", "a", "/img//lead.jpg//", "/caf%C3%A9/x.png", "/é/ü.jpg", "/a/\u{301}b"])
+    func splitsAsCharactersDo(path: String) {
+        #expect(ImagePlaceholder.lastSegment(of: path) == (path.split(separator: "/").last.map(String.init) ?? ""))
+    }
+}
