@@ -126,8 +126,12 @@ extension HTMLDocument {
     public func elements(named tag: String, under id: NodeID? = nil) -> [NodeID] {
         let tag = tag.lowercased()
         // `nodes` is in document order and every subtree is a range of it: no walk is needed.
+        // Lengths first: an unequal String comparison is a call into the standard library, and
+        // most tags differ from the one asked for in length.
+        let length = tag.utf8.count
         var result: [NodeID] = []
-        for index in subtree(of: id ?? root) where nodes[index].kind == .element && nodes[index].tag == tag {
+        for index in subtree(of: id ?? root)
+        where nodes[index].kind == .element && nodes[index].tag.utf8.count == length && nodes[index].tag == tag {
             result.append(NodeID(index: index))
         }
         return result
