@@ -198,13 +198,36 @@ extension Extractor {
     }
 
     func isSiteLink(_ href: String?) -> Bool {
+        guard let href = href?.trimmingASCIIWhitespace() else { return true }
         // A javascript: "link" goes nowhere; its text is the page's own (glossary pop-ups).
-        if let href, href.trimmingASCIIWhitespace().lowercased().hasPrefix("javascript:") { return false }
-        guard let href = href?.trimmingASCIIWhitespace(), !href.isEmpty, let siteHost else { return true }
+        if Self.startsWithJavaScriptScheme(href) { return false }
+        guard !href.isEmpty, let siteHost else { return true }
+        // "/path", "#id" and "?q" have no authority (RFC 3986 Appendix B): the common relative
+        // links are answered without splitting them.
+        if let first = href.utf8.first, first == 0x23 || first == 0x3F || (first == 0x2F && !href.hasPrefix("//")) {
+            return true
+        }
         let parts = URLResolver.split(href)
         guard let authority = parts.authority else { return true }   // relative, in-page, mailto:
         return Self.sameSite(Self.comparableHost(authority), siteHost)
     }
+
+    /// `text.lowercased().hasPrefix("javascript:")`, on the first bytes for ASCII text (the
+    /// lower-casing and the Character comparison cost ~2k instructions a link); any non-ASCII byte
+    /// among or right after them (which may lower-case to ASCII or join the colon) asks the
+    /// original question.
+    static func startsWithJavaScriptScheme(_ text: String) -> Bool {
+        var bytes = text.utf8.makeIterator()
+        for wanted in javaScriptScheme {
+            guard let byte = bytes.next() else { return false }
+            if byte >= 0x80 { return text.lowercased().hasPrefix("javascript:") }
+            guard byte == wanted || (byte &- 0x41 < 26 && byte | 0x20 == wanted) else { return false }
+        }
+        if let next = bytes.next(), next >= 0x80 { return text.lowercased().hasPrefix("javascript:") }
+        return true
+    }
+
+    private static let javaScriptScheme = Array("javascript:".utf8)
 
     /// Same host, or the same host under another public suffix: a page whose canonical link says
     /// news.example.de while all its own links go to news.example.com (no `--url` given) must still

@@ -109,3 +109,13 @@ import Testing
         #expect(node.matchBytes == Array((node.className + " " + node.id).lowercased().utf8))
     }
 }
+
+/// The byte reading of the `javascript:` scheme test against the lower-casing it replaced.
+@Suite struct JavaScriptSchemeTests {
+    @Test(arguments: ["javascript:void(0)", "JavaScript:x", "JAVASCRIPT:", "javascript", "javascript :x", "java script:",
+                      "javascript:\u{301}x", "javascr\u{130}pt:", "jav\u{212A}ascript:", "", "/path", "https://x.test/",
+                      "javascript:é", "jäväscript:", "javascript:"])
+    func answersAsLowerCasingDoes(text: String) {
+        #expect(Extractor.startsWithJavaScriptScheme(text) == text.lowercased().hasPrefix("javascript:"), "\(text)")
+    }
+}
