@@ -31,6 +31,19 @@ public enum TextKey {
                     pendingSpace = false
                     out[count] = isUpper ? byte | 0x20 : byte
                     count += 1
+                    // The rest of an ASCII word, copied without the checks above for each byte.
+                    while index < end {
+                        let next = bytes[index]
+                        if next &- 0x61 < 26 || next &- 0x30 < 10 {
+                            out[count] = next
+                        } else if next &- 0x41 < 26 {
+                            out[count] = next | 0x20
+                        } else {
+                            break
+                        }
+                        count += 1
+                        index += 1
+                    }
                     continue
                 }
                 let (value, next) = TextScan.scalar(at: index, in: bytes)

@@ -61,7 +61,7 @@ fi
 echo "bench: timed runs write into ${scratch:-$out}" >&2
 python3 "$here/article-bench.py" --binary "$bin" --python "$venv/bin/python" "${pages[@]}" \
     --work "$out" ${scratch:+--scratch "$scratch"} --copies "${BENCH_COPIES:-20}" --runs "${BENCH_RUNS:-3}" \
-    --gumbo "$out/gumbo-parse" --title "The labelled pages as written (3-6 KB each)"
+    --gumbo "$out/gumbo-parse" --instructions --title "The labelled pages as written (3-6 KB each)"
 # The same pages at the weight of a real news page (page-weight.py: inline state and analytics
 # scripts, CSS, a mega-menu, teaser rails, a footer; ~150 KB each), labelled by the same texts.
 rm -rf "$out/weighted" && mkdir -p "$out/weighted/pages"
