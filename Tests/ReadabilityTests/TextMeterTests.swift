@@ -146,3 +146,21 @@ import PulseModel
         }
     }
 }
+
+/// `collapsedASCII` against the split-and-join it replaced, for both separator sets it is used with.
+@Suite struct CollapsedASCIITests {
+    @Test func answersAsSplitAndJoinDo() {
+        let pieces = ["a", "Word", " ", "  ", "\t", "\n", "\r\n", "\u{0B}", "|", "-", "é"]
+        var generator = SystemRandomNumberGenerator()  // a failure prints its case
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let spaces: (UInt8) -> Bool = { $0 == 0x20 }
+            let whitespace: (UInt8) -> Bool = { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }
+            for isSeparator in [spaces, whitespace] {
+                let expected = text.utf8.allSatisfy({ $0 < 0x80 })
+                    ? text.utf8.split(whereSeparator: isSeparator).map { Substring($0) }.joined(separator: " ") : nil
+                #expect(Extractor.collapsedASCII(text, separator: isSeparator) == expected, "\(text.debugDescription)")
+            }
+        }
+    }
+}
