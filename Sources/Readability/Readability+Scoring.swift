@@ -58,10 +58,13 @@ extension Extractor {
             guard let parent = element.parent, parent.isElement else { continue }
             let meter = TextMeter.measure(element)
             if meter.length < 25 { continue }
-            let lineage = ancestors(of: element, maxDepth: 5)
-            if lineage.isEmpty { continue }
             let contentScore = 1.0 + Double(meter.commas + 1) + Double(min(meter.length / 100, 3))
-            for (level, ancestor) in lineage.enumerated() {
+            // The five nearest ancestors (`ancestors(of:maxDepth: 5)`), walked in place: building
+            // that array for every scored paragraph was an allocation each.
+            var next = element.parent
+            for level in 0..<5 {
+                guard let ancestor = next else { break }
+                next = ancestor.parent
                 guard ancestor.isElement, let above = ancestor.parent, above.isElement else { continue }
                 if ancestor.score == nil {
                     initializeNode(ancestor)

@@ -40,7 +40,13 @@ extension Extractor {
         func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- 0x61 < 26 }
         guard let first = bytes.firstIndex(where: isLetter), let last = bytes.lastIndex(where: isLetter) else { return false }
         guard replyWordLengths.contains(last - first + 1) else { return false }
-        let word = String(decoding: bytes[first...last].map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+        let word = String(unsafeUninitializedCapacity: last - first + 1) { out in
+            for index in first...last {
+                let byte = bytes[index]
+                out[index - first] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+            }
+            return last - first + 1
+        }
         return replyWords.contains(word)
     }
     static let threadMinimumComments = 3
