@@ -14,7 +14,11 @@ final class DNode {
     var kind: Kind
     /// Lower-case tag name for elements.
     var tag: String
-    var attributes: [Attribute]
+    var attributes: [Attribute] {
+        didSet { cachedMatchBytes = nil }
+    }
+    /// `matchBytes`, made once per node: each grab attempt and cleaning pass asks it again.
+    var cachedMatchBytes: [UInt8]?
     /// Never edited in place, so what is measured of it (`textSummary`) stays valid.
     let text: String
     // The links, unretained. Read-only walks step through them as `Unmanaged` values (see `step`):

@@ -167,6 +167,13 @@ extension DNode {
     /// straight into one buffer: joining the two Strings and appending the join's bytes one by one
     /// through String.UTF8View cost ~500 instructions a node, on every node of every pass.
     var matchBytes: [UInt8] {
+        if let cachedMatchBytes { return cachedMatchBytes }
+        let bytes = makeMatchBytes()
+        cachedMatchBytes = bytes
+        return bytes
+    }
+
+    private func makeMatchBytes() -> [UInt8] {
         var classText: String?
         var idText: String?
         for attribute in attributes {

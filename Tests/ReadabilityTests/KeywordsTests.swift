@@ -107,6 +107,11 @@ import Testing
             node.attributes.append(DNode.Attribute(name: pairs[index], value: pairs[index + 1]))
         }
         #expect(node.matchBytes == Array((node.className + " " + node.id).lowercased().utf8))
+        // Made once and kept: an attribute change must still be seen.
+        node.setAttribute("class", "Changed")
+        #expect(node.matchBytes == Array(("changed " + node.id).lowercased().utf8))
+        node.removeAttribute("class")
+        #expect(node.matchBytes == Array((node.className + " " + node.id).lowercased().utf8))
     }
 }
 
