@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Byte-level passes over valid UTF-8 (every Swift String is): the text rules that run on every
 /// stored article (StoredText, TextKey) decode scalars straight from the bytes and write bytes,
 /// which is several times faster than iterating `unicodeScalars` and appending to a String.
@@ -51,14 +57,16 @@ public enum TextScan {
         guard let first = needle.first else { return true }
         guard haystack.count >= needle.count else { return false }
         guard needle.count > directSearchLimit else {
+            // memchr finds each place the first byte occurs; the rest is compared there.
+            guard let base = haystack.baseAddress else { return false }
             let last = haystack.count - needle.count
             var index = 0
             while index <= last {
-                if haystack[index] == first {
-                    var offset = 1
-                    while offset < needle.count, haystack[index + offset] == needle[offset] { offset += 1 }
-                    if offset == needle.count { return true }
-                }
+                guard let hit = memchr(base + index, Int32(first), last - index + 1) else { return false }
+                index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                var offset = 1
+                while offset < needle.count, haystack[index + offset] == needle[offset] { offset += 1 }
+                if offset == needle.count { return true }
                 index += 1
             }
             return false
