@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Script and style text a caller never reads, found by the markup pre-scan so gumbo need not
 /// tokenize it: on a news page it is most of the bytes (inline application state, analytics,
 /// CSS), and gumbo reads raw text one code point at a time. Leaving it out changes nothing else in
@@ -70,7 +76,22 @@ struct InertText {
             byte == wanted || (TagScanner.isLetter(wanted) && byte | 0x20 == wanted)
         }
         var index = range.lowerBound
+        // A first byte that is not a letter has one spelling: memchr finds the places to compare
+        // (script text is most of a page's bytes). The bytes it passes count as looked at.
+        let jumps = !TagScanner.isLetter(needle[0])
         while index + needle.count <= range.upperBound {
+            if jumps {
+                let found = bytes.withUnsafeBufferPointer { buffer -> Int in
+                    let count = range.upperBound - needle.count + 1 - index
+                    guard let base = buffer.baseAddress, let hit = memchr(base + index, Int32(needle[0]), count) else {
+                        return range.upperBound - needle.count + 1
+                    }
+                    return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                }
+                comparisons += found - index
+                index = found
+                guard index + needle.count <= range.upperBound else { break }
+            }
             var offset = 0
             while offset < needle.count, same(bytes[index + offset], needle[offset]) { offset += 1 }
             comparisons += min(offset + 1, needle.count)
