@@ -112,3 +112,16 @@ struct ImageTests {
         #expect(ImagePlaceholder.lastSegment(of: path) == (path.split(separator: "/").last.map(String.init) ?? ""))
     }
 }
+
+/// `URLResolver.clean` returns most URLs untouched; it must give what the scalar rebuild gives.
+@Suite struct URLCleanShortcutTests {
+    @Test(arguments: ["", " ", "https://x.test/a.jpg", " https://x.test/a.jpg ", "https://x.test/a\tb", "https://x.test\\a",
+                      "\u{0C}https://x.test/", "https://x.test/\n", "https://x.test/é", "a\r\nb", "\u{A0}https://x.test/\u{A0}"])
+    func answersAsTheRebuildDoes(text: String) {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where scalar != "\t" && scalar != "\n" && scalar != "\r" {
+            scalars.append(scalar == "\\" ? "/" : scalar)
+        }
+        #expect(URLResolver.clean(text) == String(scalars).trimmingASCIIWhitespace())
+    }
+}
