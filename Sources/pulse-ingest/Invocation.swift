@@ -146,6 +146,11 @@ struct Invocation: Equatable, Sendable {
             return
         }
         if dumpArticle {
+            // Files only: no fetcher threads, and the analysis threads end before the process
+            // does, so gumbo and CLD2 may bind each function on its first call, as `--dump-feed`
+            // of files does (binding libcld2 and its libstdc++ whole at open was 1% of a
+            // 68-page run).
+            if !inputs.contains(where: DumpArticleMode.isURL) { pulse_lazy_bind_on_call() }
             let status = await DumpArticleMode(
                 inputs: inputs, pageURL: pageURL, textOnly: textOnly, outputDirectory: outputDirectory,
                 sourceLanguage: sourceLanguage,
