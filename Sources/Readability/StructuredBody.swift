@@ -111,6 +111,7 @@ extension Extractor {
     static func wordCounts(_ text: String) -> [Substring: Int] {
         var counts: [Substring: Int] = [:]
         let key = TextKey.words(text)
+        counts.reserveCapacity(key.utf8.count / 8)  // about one distinct word per 8 bytes: no regrowth
         // Split on the bytes: the key's separators are single spaces, and splitting the String
         // by Character was two thirds of this function.
         for word in key.utf8.split(separator: 0x20) where word.count >= comparedWordMinimumBytes {
