@@ -60,6 +60,7 @@ extension Extractor {
             tailStart = index
         }
         var seen: [String: Int] = [:]
+        seen.reserveCapacity(blocks.count)
         for (index, block) in blocks.enumerated() where block.parent != nil {
             let text = texts[index].trimmingASCIIWhitespace()
             guard !text.isEmpty, text.utf8.count < Self.furnitureLineLimit else { continue }
