@@ -124,3 +124,17 @@ import Testing
         #expect(Extractor.startsWithJavaScriptScheme(text) == text.lowercased().hasPrefix("javascript:"), "\(text)")
     }
 }
+
+/// The byte search for a data URI's "base64" marker against the lower-casing search it replaced.
+@Suite struct Base64PayloadTests {
+    @Test(arguments: ["data:image/png;base64,iVBORw0KGgo=", "data:image/gif;BASE64,R0lGODlhAQABAAAAACw=", "data:image/png,plain",
+                      "", "base64", "xbase6", "data:image/svg+xml;Base64," + String(repeating: "A", count: 300),
+                      "data:image/png;name=é;base64,AAAA", "İ;base64,AAAA"])
+    func answersAsTheLowerCasingSearchDid(src: String) {
+        let lowered = src.lowercased()
+        let expected = lowered.firstRange(of: "base64").map {
+            src.utf16.count - (lowered.utf16.distance(from: lowered.startIndex, to: $0.lowerBound) + 7)
+        }
+        #expect(Extractor.base64PayloadLength(src) == expected)
+    }
+}
