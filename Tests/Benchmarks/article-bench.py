@@ -189,6 +189,20 @@ def main():
               f"goal <= {GOAL_GUMBO:.0f}x gumbo)")
         if ratio < 1:
             print("  (under 1: page analysis leaves script and style text out of gumbo's input; the peer parses it all)")
+    if "gumbo parse only" in med and shutil.which("taskset"):
+        # pulse-ingest analyses a page per core; gumbo-parse is one thread. Both pinned to one
+        # core, interleaved, separate the cost of running on two cores at once from the work.
+        pinned = {"pulse-ingest": [], "gumbo parse only": []}
+        for _ in range(args.runs):
+            for t in pinned:
+                out = tempfile.mkdtemp(dir=args.scratch or args.work)
+                argv = [args.gumbo] + files if t == "gumbo parse only" else tool_argv(t, args, out, files)
+                pinned[t].append(run(["taskset", "-c", "0", *argv])[1])
+                shutil.rmtree(out)
+        one = {t: statistics.median(v) / len(files) * 1000 for t, v in pinned.items()}
+        ratio = one["pulse-ingest"] / one["gumbo parse only"]
+        print(f"CPU per page, both on one core: pulse-ingest {one['pulse-ingest']:.2f} ms, gumbo's parse alone "
+              f"{one['gumbo parse only']:.2f} ms: {ratio:.1f}x (the same goal, <= {GOAL_GUMBO:.0f}x)")
     if args.gumbo and args.instructions:
         out = tempfile.mkdtemp(dir=args.scratch or args.work)
         # valgrind 3.19 gives up on the release binary's DWARF ("possibly corrupted debuginfo"):

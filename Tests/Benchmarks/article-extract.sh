@@ -33,6 +33,12 @@ if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
     "${runner[@]}" apt-get install -y -q python3-venv >/dev/null || die "could not install python3-venv"
 fi
 
+# callgrind counts the instructions-per-page row (valgrind); installed like python3-venv above.
+if ! command -v valgrind >/dev/null 2>&1; then
+    runner=(); [ "$(id -u)" -ne 0 ] && runner=(sudo)
+    "${runner[@]}" apt-get install -y -q valgrind >/dev/null || echo "bench: no valgrind: the instructions row is skipped" >&2
+fi
+
 mkdir -p "$out"
 if ! "$venv/bin/python" -c 'import trafilatura, readability' 2>/dev/null; then
     echo "bench: creating $venv with trafilatura and readability-lxml from PyPI" >&2
