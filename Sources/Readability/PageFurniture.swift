@@ -128,6 +128,9 @@ extension Extractor {
     /// alphabetic, mark, digit or connector), scanned by hand: compiling it on every short line
     /// through Foundation cost more than the rest of the furniture rules.
     static func containsISODate(_ text: String) -> Bool {
+        // Two ASCII hyphens at least, or there is nothing to scan for (most lines have none;
+        // the scan below asks Unicode properties of every scalar).
+        guard TextScan.withBytes(text, { bytes in bytes.lazy.filter { $0 == 0x2D }.prefix(2).count == 2 }) else { return false }
         let scalars = Array(text.unicodeScalars)
         guard scalars.count >= 10 else { return false }
         func isDigit(_ index: Int) -> Bool { scalars[index].properties.generalCategory == .decimalNumber }

@@ -169,6 +169,7 @@ extension DNode {
         // Built as UTF-8 bytes: appending to a String.UnicodeScalarView cost ~400 instructions a
         // scalar, and this runs on every block the boilerplate rules look at.
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(limit + 8)
         var count = 0
         var pendingSpace = false
         var node = kind == .text ? self : following(within: self)
@@ -185,7 +186,13 @@ extension DNode {
                             continue
                         }
                         if pendingSpace { bytes.append(0x20); pendingSpace = false; count += 1 }
-                        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[index..<next]))
+                        // One byte appended as a byte: the generic append of a one-byte slice cost
+                        // more than the rest of the loop.
+                        if next == index + 1 {
+                            bytes.append(utf8[index])
+                        } else {
+                            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[index..<next]))
+                        }
                         count += 1
                         if count >= limit { return }
                     }
