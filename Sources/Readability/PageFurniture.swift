@@ -101,7 +101,12 @@ extension Extractor {
 
     /// "14 May 2024, 22:10", "May 14, 2024", "2024-05-14": a date and little else.
     static func isDateLine(_ lowered: String) -> Bool {
-        let words = lowered.split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == "|" })
+        // ASCII lines are split on their bytes (the same words: CR LF is one whitespace Character
+        // or two whitespace bytes, and empty pieces are dropped either way).
+        let isASCII = TextScan.withBytes(lowered) { !$0.contains(where: { $0 >= 0x80 }) }
+        let words = isASCII
+            ? lowered.utf8.split(whereSeparator: { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) || $0 == 0x2C || $0 == 0x7C }).map { Substring($0) }
+            : lowered.split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == "|" })
         guard words.count <= 8, lowered.contains(where: \.isNumber) else { return false }
         let hasMonth = words.contains { word in monthNames.contains(trimmingPunctuation(word)) }
         return hasMonth || containsISODate(lowered)
@@ -113,7 +118,7 @@ extension Extractor {
         let scalars = word.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isPunctuation($0) }) else { return "" }
         let last = scalars.lastIndex(where: { !isPunctuation($0) })!
-        return String(String.UnicodeScalarView(scalars[first...last]))
+        return String(scalars[first...last])
     }
 
     static func isPunctuation(_ scalar: Unicode.Scalar) -> Bool {

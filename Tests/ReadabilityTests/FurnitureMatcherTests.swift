@@ -73,3 +73,20 @@ import Testing
         #expect(Extractor.isGalleryCounter(line) == isCounter)
     }
 }
+
+/// `isDateLine` splits ASCII lines on bytes; it must answer as the Character split does.
+@Suite struct DateLineSplitTests {
+    static func byCharacters(_ lowered: String) -> Bool {
+        let words = lowered.split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == "|" })
+        guard words.count <= 8, lowered.contains(where: \.isNumber) else { return false }
+        let hasMonth = words.contains { word in Extractor.monthNames.contains(Extractor.trimmingPunctuation(word)) }
+        return hasMonth || Extractor.containsISODate(lowered)
+    }
+
+    @Test(arguments: ["14 may 2024, 22:10", "may 14, 2024", "2024-05-14", "updated 14 may 2024 | 10:22", "by anna lindqvist",
+                      "14\r\nmay\t2024", "(may) 14", "1 2 3 4 5 6 7 8 9 may", "mayday 2024", "14 mai 2024", "14 may 2024 é",
+                      "", "2024", "jan.,feb. 3", "sept. 9|10"])
+    func answersAsTheCharacterSplitDoes(line: String) {
+        #expect(Extractor.isDateLine(line) == Self.byCharacters(line), "\(line)")
+    }
+}
