@@ -43,7 +43,7 @@ enum ErrorPage {
         guard text.utf8.count > limit else { return false }
         let sure = TextScan.withBytes(text) { bytes -> Bool in
             var starts = 0
-            var previous: UInt8 = 0x80  // the first byte's Character is counted below
+            var previous: UInt8 = 0x80  // the first Character is not counted: a lower bound still
             for byte in bytes {
                 if byte < 0x80, previous < 0x80, !(previous == 0x0D && byte == 0x0A) {
                     starts += 1

@@ -29,6 +29,18 @@ public enum TextScan {
         return copy.withUnsafeBufferPointer(body)
     }
 
+    /// An ASCII capital lower-cased, any other byte as it is: what lower-casing does to the bytes
+    /// of ASCII text (no byte of a longer UTF-8 sequence is an ASCII letter).
+    @inlinable
+    public static func lowercasedASCII(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
+
+    /// True when every byte of `text` is ASCII: the guard of the byte-level shortcuts that are
+    /// exact only for ASCII text.
+    @inlinable
+    public static func isASCII<S: StringProtocol>(_ text: S) -> Bool {
+        withBytes(text) { !$0.contains(where: { $0 >= 0x80 }) }
+    }
+
     /// Whether any of `text`'s UTF-8 bytes passes `test`, read from the string's own storage:
     /// `text.utf8.contains` steps String.UTF8View's iterator, about 20 instructions a byte.
     @inlinable

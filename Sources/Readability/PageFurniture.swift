@@ -103,8 +103,7 @@ extension Extractor {
     static func isDateLine(_ lowered: String) -> Bool {
         // ASCII lines are split on their bytes (the same words: CR LF is one whitespace Character
         // or two whitespace bytes, and empty pieces are dropped either way).
-        let isASCII = TextScan.withBytes(lowered) { !$0.contains(where: { $0 >= 0x80 }) }
-        let words = isASCII
+        let words = TextScan.isASCII(lowered)
             ? lowered.utf8.split(whereSeparator: { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) || $0 == 0x2C || $0 == 0x7C }).map { Substring($0) }
             : lowered.split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == "|" })
         guard words.count <= 8, lowered.contains(where: \.isNumber) else { return false }

@@ -164,7 +164,7 @@ extension Extractor {
     /// ASCII URI (every data URI in practice) is searched on its bytes, where lower-casing it and
     /// `firstRange(of:)` cost ~57k instructions an image; other text takes that old path.
     static func base64PayloadLength(_ src: String) -> Int? {
-        guard TextScan.withBytes(src, { !$0.contains(where: { $0 >= 0x80 }) }) else {
+        guard TextScan.isASCII(src) else {
             let lowered = src.lowercased()
             guard let found = lowered.firstRange(of: "base64") else { return nil }
             return src.utf16.count - (lowered.utf16.distance(from: lowered.startIndex, to: found.lowerBound) + 7)
@@ -176,7 +176,7 @@ extension Extractor {
             return (0...(bytes.count - marker.count)).first { start in
                 (0..<marker.count).allSatisfy { offset in
                     let byte = bytes[start + offset]
-                    return (byte &- 0x41 < 26 ? byte | 0x20 : byte) == marker[offset]
+                    return TextScan.lowercasedASCII(byte) == marker[offset]
                 }
             }
         }

@@ -43,7 +43,7 @@ extension Extractor {
         let word = String(unsafeUninitializedCapacity: last - first + 1) { out in
             for index in first...last {
                 let byte = bytes[index]
-                out[index - first] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                out[index - first] = TextScan.lowercasedASCII(byte)
             }
             return last - first + 1
         }

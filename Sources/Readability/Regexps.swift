@@ -199,7 +199,7 @@ extension DNode {
             var isASCII = true
             for byte in source {
                 if byte >= 0x80 { isASCII = false }
-                bytes.append(byte &- 0x41 < 26 ? byte | 0x20 : byte)
+                bytes.append(TextScan.lowercasedASCII(byte))
             }
             return isASCII
         }

@@ -72,7 +72,7 @@ extension Extractor {
             }
             guard inTag else { continue }
             // ASCII letters lower-cased; the markers are at most three bytes long.
-            afterBracket.append(byte &- 0x41 < 26 ? byte | 0x20 : byte)
+            afterBracket.append(TextScan.lowercasedASCII(byte))
             if markupMarkers.contains(where: { $0 == afterBracket }) { return true }
             if afterBracket.count == 3 { inTag = false }
         }
