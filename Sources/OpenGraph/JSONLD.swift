@@ -6,6 +6,12 @@ import HTMLDocument
 public enum JSONLD {
     static let maxScriptBytes = 1_000_000
     static let maxObjects = 500
+    /// Real JSON-LD nests a dozen levels and holds a few hundred arrays and objects. The limits
+    /// bound the decoder's cost: it cannot say what type a value is, so every value is decoded
+    /// by guessing, and each wrong guess throws an error that copies the value's whole coding
+    /// path. Without them, a megabyte of 500-level arrays took minutes.
+    static let maxNesting = 32
+    static let maxContainers = 10_000
 
     /// Every JSON object found in the document's JSON-LD, flattened: top-level objects,
     /// array members and `@graph` members, in document order.
@@ -17,11 +23,42 @@ public enum JSONLD {
             var text = document.textContent(of: script)
             guard text.utf8.count <= maxScriptBytes else { continue }
             text = stripCDATA(text)
+            guard TextScan.withBytes(text, withinShapeLimits) else { continue }
             guard let parsed = try? JSONDecoder().decode(JSONLDItem.self, from: Data(text.utf8)) else { continue }
             flatten(parsed, into: &result)
             if result.count >= maxObjects { break }
         }
         return result
+    }
+
+    /// Whether JSON text stays within `maxNesting` and `maxContainers`, read in one pass over its
+    /// bytes before any decoding (string contents, escapes included, are skipped). Hand-written:
+    /// the decoder has no such limits to set. Text that is not JSON passes and is refused by the
+    /// decoder.
+    static func withinShapeLimits(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var depth = 0
+        var containers = 0
+        var inString = false
+        var escaped = false
+        for byte in bytes {
+            if inString {
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                continue
+            }
+            switch byte {
+            case 0x22:
+                inString = true
+            case 0x5B, 0x7B:
+                depth += 1
+                containers += 1
+                if depth > maxNesting || containers > maxContainers { return false }
+            case 0x5D, 0x7D:
+                depth -= 1
+            default:
+                break
+            }
+        }
+        return true
     }
 
     static func stripCDATA(_ text: String) -> String {

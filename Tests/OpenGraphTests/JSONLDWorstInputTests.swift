@@ -3,10 +3,10 @@ import HTMLDocument
 @testable import OpenGraph
 
 /// JSON-LD is untrusted page text read with FoundationEssentials' `JSONDecoder` (`JSONLDItem`).
-/// What bounds it on the worst shapes: the 1 MB script cap (`JSONLD.maxScriptBytes`), the
-/// decoder's own refusal of nesting deeper than 512 (so `JSONLDItem`'s recursion through arrays
-/// and `@graph` is at most 512 frames; members it does not read are never decoded), and the
-/// 500-object cap on what is flattened.
+/// What bounds it on the worst shapes: the 1 MB script cap (`JSONLD.maxScriptBytes`), the shape
+/// limits checked before decoding (`maxNesting` levels, `maxContainers` arrays and objects: each
+/// value costs at most a few thrown guesses, each copying a path of at most `maxNesting` keys),
+/// members it does not read never being decoded, and the 500-object cap on what is flattened.
 @Suite struct JSONLDWorstInputTests {
     private func objects(_ json: String) throws -> [JSONLDObject] {
         let html = "<html><head><script type=\"application/ld+json\">\(json)</script></head><body><p>x</p></body></html>"
@@ -21,22 +21,41 @@ import HTMLDocument
         #expect(try objects(objectsDeep).isEmpty)
     }
 
-    @Test func nestingAtTheDecodersLimitIsReadOnATestThread() throws {
-        // 512 levels, the deepest the decoder accepts: the article at the top is still found.
-        let inner = String(repeating: "{\"a\":", count: 510) + "\"x\"" + String(repeating: "}", count: 510)
+    @Test func nestingAtTheShapeLimitIsRead() throws {
+        let limit = JSONLD.maxNesting
+        // An article holding a member nested to the limit is still found; one level more is not.
+        let inner = String(repeating: "{\"a\":", count: limit - 1) + "\"x\"" + String(repeating: "}", count: limit - 1)
         let found = try objects("{\"@type\":\"NewsArticle\",\"headline\":\"Deep\",\"x\":\(inner)}")
-        #expect(found.count == 1)
-        #expect(found.first?.headline == "Deep")
-        // The members that are read recurse: arrays, `@graph` and `image` arrays at that depth.
-        let arrays = String(repeating: "[", count: 510) + "{\"@type\":\"NewsArticle\",\"headline\":\"Deep\"}"
-            + String(repeating: "]", count: 510)
+        #expect(found.map(\.headline) == ["Deep"])
+        let tooDeep = "{\"@type\":\"NewsArticle\",\"headline\":\"Deep\",\"x\":{\"a\":\(inner)}}"
+        #expect(try objects(tooDeep).isEmpty)
+        // The members that are read recurse: arrays, `@graph` and `image` arrays to the limit.
+        let arrays = String(repeating: "[", count: limit - 1) + "{\"@type\":\"NewsArticle\",\"headline\":\"Deep\"}"
+            + String(repeating: "]", count: limit - 1)
         #expect(try objects(arrays).map(\.headline) == ["Deep"])
-        let graphs = String(repeating: "{\"@graph\":[", count: 255) + "{\"headline\":\"In graph\"}"
-            + String(repeating: "]}", count: 255)
-        #expect(try objects(graphs).count == 256)
-        let images = "{\"@type\":\"NewsArticle\",\"image\":" + String(repeating: "[", count: 510) + "\"https://x.test/a.jpg\""
-            + String(repeating: "]", count: 510) + "}"
+        let graphs = String(repeating: "{\"@graph\":[", count: limit / 2 - 1) + "{\"headline\":\"In graph\"}"
+            + String(repeating: "]}", count: limit / 2 - 1)
+        #expect(try objects(graphs).count == limit / 2)
+        let images = "{\"@type\":\"NewsArticle\",\"image\":" + String(repeating: "[", count: limit - 1) + "\"https://x.test/a.jpg\""
+            + String(repeating: "]", count: limit - 1) + "}"
         #expect(try objects(images).first?.images == ["https://x.test/a.jpg"])
+        // Brackets inside strings, escaped quotes included, are not nesting.
+        let quoted = "{\"@type\":\"NewsArticle\",\"headline\":\"\\\"" + String(repeating: "[{", count: 100) + "\"}"
+        #expect(try objects(quoted).count == 1)
+    }
+
+    @Test func aMegabyteOfDeepArraysIsRefusedBeforeDecoding() throws {
+        // The shape that took minutes: a megabyte of 500-level arrays, as `image` and as the script.
+        let chain = String(repeating: "[", count: 500) + "1" + String(repeating: "]", count: 500)
+        let chains = Array(repeating: chain, count: 990).joined(separator: ",")
+        #expect(try objects("{\"@type\":\"NewsArticle\",\"image\":[\(chains)]}").isEmpty)
+        #expect(try objects("[\(chains)]").isEmpty)
+        // At the limits instead: as many containers as allowed, each nested to the limit, decode.
+        // (The article object and its `image` array are two levels and two containers.)
+        let legal = String(repeating: "[", count: JSONLD.maxNesting - 2) + "1" + String(repeating: "]", count: JSONLD.maxNesting - 2)
+        let count = (JSONLD.maxContainers - 2) / (JSONLD.maxNesting - 2)
+        let page = "{\"@type\":\"NewsArticle\",\"headline\":\"Wide\",\"image\":[" + Array(repeating: legal, count: count).joined(separator: ",") + "]}"
+        #expect(try objects(page).map(\.headline) == ["Wide"])
     }
 
     @Test func scriptsOverTheCapAreSkippedUnread() throws {
