@@ -18,3 +18,15 @@ struct ErrorPageLengthTests {
         #expect(ErrorPage.hasMoreCharacters(than: 1_000, long) == (long.count > 1_000))
     }
 }
+
+extension ErrorPageLengthTests {
+    /// The worst shapes for the lower bound: no ASCII pair anywhere (it stays at zero and the
+    /// Character walk runs, at most 601 Characters), and one Character holding a megabyte of
+    /// combining marks (the walk reads it once).
+    @Test func worstShapesStayLinear() {
+        let cjk = String(repeating: "中", count: 1 << 18)
+        #expect(ErrorPage.hasMoreCharacters(than: 600, cjk))
+        let oneCharacter = "e" + String(repeating: "\u{301}", count: 1 << 19)
+        #expect(!ErrorPage.hasMoreCharacters(than: 600, oneCharacter))
+    }
+}
