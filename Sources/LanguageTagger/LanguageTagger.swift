@@ -62,7 +62,7 @@ public enum LanguageTagger {
     /// Title, summary and body start, each capped, with every sentence that already appeared
     /// (compared case- and space-insensitively) left out.
     static func detectionBytes(title: String, summary: String?, body: String?) -> [UInt8] {
-        var seen = Set<String>()
+        var seen = Set<UInt64>()
         var bytes: [UInt8] = []
         var kept: [UInt8] = []
         for (part, cap) in [(title, titleByteCap), (summary ?? "", summaryByteCap), (body ?? "", bodyByteCap)] {

@@ -7,14 +7,14 @@ enum TextDeduplication {
     /// Appends to `out` the sentences of `text` not yet in `seen` (compared normalised: lower
     /// case, runs of spaces and punctuation folded), joined by spaces; adds them to `seen`. Read
     /// and written on the UTF-8 bytes: this runs on every stored article, and a Substring per
-    /// sentence and a joined String were a third of the language rule's own time.
-    static func appendNewSentences(of text: Substring, seen: inout Set<String>, to out: inout [UInt8]) {
+    /// sentence and a joined String were a third of the language rule's own time. Sentences are
+    /// remembered by `TextKey.fingerprint`, not by their key Strings (half of what was left).
+    static func appendNewSentences(of text: Substring, seen: inout Set<UInt64>, to out: inout [UInt8]) {
         TextScan.withBytes(text) { bytes in
             let start = out.count
             for cut in sentences(of: bytes) {
                 let sentence = UnsafeBufferPointer(rebasing: bytes[cut.start..<cut.end])
-                let key = TextKey.words(utf8: sentence)
-                guard !key.isEmpty, seen.insert(key).inserted else { continue }
+                guard let key = TextKey.fingerprint(utf8: sentence), seen.insert(key).inserted else { continue }
                 if out.count > start { out.append(0x20) }
                 out.append(contentsOf: sentence)
             }

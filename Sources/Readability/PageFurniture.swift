@@ -158,11 +158,8 @@ extension Extractor {
     // every short line. nonisolated(unsafe): `Regex` has no Sendable conformance, but it is an
     // immutable value whose one piece of shared state, the program compiled on first use, is
     // published with an atomic compare-and-swap (swift-experimental-string-processing's
-    // `Regex.Program`), so concurrent matching on one pattern is safe.
-    nonisolated(unsafe) static let galleryCounterPattern = pattern(#"^(?:image|photo|picture|slide|foto|imagem|imagen)\s+\d+\s*(?:of|/|de|von)\s*\d+$"#)
-    nonisolated(unsafe) static let creditPattern = pattern(
-        #"(?:^|[.!?]\s+)(?:image|photo|photograph|picture|credit|foto|imagem|imagen)s?(?: by)?\s*[:/]\s*[^.!?]{1,60}$"#,
-        ignoringCase: true)
+    // `Regex.Program`), so concurrent matching on one pattern is safe. The gallery-counter and
+    // credit patterns, which ran on many more lines, are matched by hand (FurniturePatterns).
     nonisolated(unsafe) static let contactPattern = pattern(
         #"\b(?:contact|email|e-mail|reach|write to) (?:him|her|them|the author|me|us)\b|\bfollow (?:him|her|them|me|us) on\b|can be reached at|[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z.]{2,}"#)
 
@@ -170,10 +167,9 @@ extension Extractor {
     /// (not by grapheme cluster) and with simple word boundaries (`\b` between a word character
     /// and a non-word one). Groups do not capture, so the output is the match alone (`Substring`),
     /// which keeps the compiled patterns `Sendable`.
-    private static func pattern(_ text: String, ignoringCase: Bool = false) -> Regex<Substring> {
+    private static func pattern(_ text: String) -> Regex<Substring> {
         do {
-            let regex = try Regex(text, as: Substring.self).matchingSemantics(.unicodeScalar).wordBoundaryKind(.simple)
-            return ignoringCase ? regex.ignoresCase() : regex
+            return try Regex(text, as: Substring.self).matchingSemantics(.unicodeScalar).wordBoundaryKind(.simple)
         } catch {
             preconditionFailure("furniture pattern does not compile: \(error)")  // a constant: a build error in effect
         }
@@ -195,17 +191,14 @@ extension Extractor {
         guard TextScan.withBytes(lowered, { bytes in galleryWords.contains { bytes.starts(with: $0) } }),
               lowered.index(lowered.startIndex, offsetBy: 32, limitedBy: lowered.endIndex) == nil,
               lowered.contains(where: \.isNumber) else { return false }
-        return matches(galleryCounterPattern, lowered)
+        return FurniturePatterns.isGalleryCounter(lowered)
     }
 
     /// A photo credit standing alone ("Image: GETTY", "Photo: Elena Ruiz/Reuters") or ending a short
     /// caption ("Evacuees wait at the school gym. Image: GETTY").
     static func isCreditOrCaptionLine(_ text: String) -> Bool {
         guard text.utf8.count < 200, TextScan.containsByte(text, where: { $0 == 0x3A || $0 == 0x2F }) else { return false }
-        let lowered = text.lowercased()
-        guard ["photo", "image", "picture", "credit", "foto", "imagem", "imagen"].contains(where: { TextScan.contains(lowered, $0) })
-        else { return false }
-        return matches(creditPattern, text)
+        return FurniturePatterns.endsWithCredit(text)
     }
 
     /// A ticker line: symbols, prices and signed changes only ("ACME 912.40 +2.3%").

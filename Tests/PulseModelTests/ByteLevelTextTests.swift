@@ -50,6 +50,27 @@ import Testing
         }
     }
 
+    /// The fingerprint is FNV-1a over exactly the bytes `words` returns, and nil exactly when
+    /// those are empty: the language rule's repeats are the extractor's repeats.
+    @Test func fingerprintHashesTheKeyBytes() {
+        func fnv(_ key: String) -> UInt64 {
+            key.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
+        }
+        var generator = SplitMix(seed: 11)
+        var distinct = Set<String>()
+        for _ in 0..<5_000 {
+            let text = Self.randomText(&generator)
+            let key = TextKey.words(text)
+            let print = text.utf8.withContiguousStorageIfAvailable { TextKey.fingerprint(utf8: $0) } ?? nil
+            #expect(print == (key.isEmpty ? nil : fnv(key)), "\(text.debugDescription)")
+            distinct.insert(key)
+        }
+        #expect(distinct.count > 1_000)  // the random texts are not all one key
+        let sample = "Storm closes SCHOOLS, again!"
+        #expect(sample.utf8.withContiguousStorageIfAvailable { TextKey.fingerprint(utf8: $0) }
+            == "storm closes schools again".utf8.withContiguousStorageIfAvailable { TextKey.fingerprint(utf8: $0) })
+    }
+
     /// A String is trimmed by slicing its storage, a Substring by the generic scalar rebuild: the
     /// same scalars either way (compared scalar by scalar, not by canonical equivalence).
     @Test func trimmingAStringMatchesTrimmingItsSubstring() {

@@ -1,10 +1,11 @@
 import Testing
 @testable import Readability
 
-/// The furniture patterns are Swift `Regex`es (backtracking) run on untrusted page text. What
-/// bounds them: only lines under `furnitureLineLimit` (300 bytes) reach them, the credit pattern
-/// also needs under 200 bytes and a ':' or '/', and the gallery pattern under 32 characters; its
-/// quantifiers are bounded ({1,60}) or anchored. These are the worst shapes of those lengths:
+/// The furniture patterns run on untrusted page text: the contact pattern as a Swift `Regex`
+/// (backtracking), the credit and gallery patterns by hand (FurniturePatterns), trying each word
+/// at each start. What bounds them: only lines under `furnitureLineLimit` (300 bytes) reach them,
+/// the credit pattern also needs under 200 bytes and a ':' or '/', and the gallery pattern under
+/// 32 characters; the quantifiers are bounded ({1,60}) or anchored. These are the worst shapes of those lengths:
 /// long runs the unbounded `+` and `\s*` can try from every start position, near misses at the end.
 @Suite struct FurniturePatternWorstInputTests {
     @Test func contactPatternOnTheLongestLineOfNearMisses() {
