@@ -45,7 +45,8 @@ enum GumboConversion {
         var nodes: [HTMLDocument.Node] = []
         // About as many text nodes as elements; gumbo adds html/head/body when the markup has none.
         nodes.reserveCapacity(2 * min(max(expectedElements, 0), limits.maxElements) + 8)
-        nodes.append(HTMLDocument.Node(kind: .document, tag: "", attributes: [], text: "", parent: nil, subtreeEnd: 1))
+        nodes.append(HTMLDocument.Node(kind: .document, tag: "", tagSlot: TagSlot.none, attributes: [], text: "", parent: nil,
+                                       subtreeEnd: 1))
         var truncated = false
         var elementCount = 0
         var stack: [Pending] = []
@@ -58,7 +59,8 @@ enum GumboConversion {
                 elementCount += 1
                 if elementCount > limits.maxElements { throw HTMLDocumentError.tooManyElements(limit: limits.maxElements) }
                 let element = gumbo.v.element
-                nodes.append(HTMLDocument.Node(kind: .element, tag: tagName(element), attributes: attributes(element),
+                let (tag, slot) = tagName(element)
+                nodes.append(HTMLDocument.Node(kind: .element, tag: tag, tagSlot: slot, attributes: attributes(element),
                                                text: "", parent: HTMLDocument.NodeID(index: item.parent), subtreeEnd: index + 1))
                 if item.depth >= limits.maxDepth {
                     truncated = truncated || element.children.length > 0
@@ -68,7 +70,7 @@ enum GumboConversion {
             case GUMBO_NODE_TEXT, GUMBO_NODE_CDATA, GUMBO_NODE_WHITESPACE, GUMBO_NODE_COMMENT:
                 let text = gumbo.v.text.text.map { String(cString: $0) } ?? ""
                 let kind: HTMLDocument.NodeKind = gumbo.type == GUMBO_NODE_COMMENT ? .comment : .text
-                nodes.append(HTMLDocument.Node(kind: kind, tag: "", attributes: [], text: text,
+                nodes.append(HTMLDocument.Node(kind: kind, tag: "", tagSlot: TagSlot.none, attributes: [], text: text,
                                                parent: HTMLDocument.NodeID(index: item.parent), subtreeEnd: index + 1))
             default:
                 continue
@@ -99,16 +101,20 @@ enum GumboConversion {
         gumbo_normalized_tagname(GumboTag(rawValue: raw)).map { String(cString: $0) } ?? ""
     }
 
-    private static func tagName(_ element: GumboElement) -> String {
+    /// Each known name's `TagSlot`, found once rather than per element.
+    private static let knownTagSlots: [Int] = knownTagNames.map(TagSlot.of)
+
+    private static func tagName(_ element: GumboElement) -> (name: String, slot: Int) {
         if element.tag.rawValue < GUMBO_TAG_UNKNOWN.rawValue {
             let text = knownTagNames[Int(element.tag.rawValue)]
-            if !text.isEmpty { return text }
+            if !text.isEmpty { return (text, knownTagSlots[Int(element.tag.rawValue)]) }
         }
         var piece = element.original_tag
         gumbo_tag_from_original_text(&piece)
-        guard let data = piece.data, piece.length > 0 else { return "" }
+        guard let data = piece.data, piece.length > 0 else { return ("", TagSlot.none) }
         let bytes = UnsafeRawBufferPointer(start: data, count: piece.length)
-        return String(decoding: bytes, as: UTF8.self).lowercased()
+        let name = String(decoding: bytes, as: UTF8.self).lowercased()
+        return (name, TagSlot.of(name))
     }
 
     private static func attributes(_ element: GumboElement) -> [HTMLDocument.Attribute] {

@@ -26,6 +26,8 @@ public struct HTMLDocument: Sendable {
         public let kind: NodeKind
         /// Lower-cased tag name for elements, empty otherwise.
         public let tag: String
+        /// `TagSlot.of(tag)`, looked up once per distinct gumbo tag rather than per element.
+        public let tagSlot: Int
         public let attributes: [Attribute]
         /// Text of text and comment nodes, empty otherwise.
         public let text: String

@@ -81,7 +81,7 @@ enum TagNames {
     }()
 
     /// The name's bytes, ASCII letters lowercased as the tokenizer does, packed little-endian.
-    private static func pack(_ name: ArraySlice<UInt8>) -> (UInt64, UInt64) {
+    private static func pack<Bytes: Collection<UInt8>>(_ name: Bytes) -> (UInt64, UInt64) {
         var low: UInt64 = 0
         var high: UInt64 = 0
         var shift: UInt64 = 0
@@ -98,8 +98,30 @@ enum TagNames {
         return Int(truncatingIfNeeded: (mixed &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - tableBits))
     }
 
+    /// The slot of the listed name `name` is, byte for byte (no case folding: the table holds
+    /// lower-case names, so only those are found). The bytes are copied into the packed words in
+    /// one move (little-endian, as `pack` orders them) rather than shifted in one at a time.
+    static func exactSlot(_ name: UnsafeBufferPointer<UInt8>, in table: [Entry] = table) -> Int? {
+        guard name.count <= maxLength, !name.isEmpty else { return nil }
+        #if _endian(little)
+        var packed: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &packed) { $0.copyMemory(from: UnsafeRawBufferPointer(name)) }
+        let (low, high) = packed
+        #else
+        guard !name.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return nil }
+        let (low, high) = pack(name)
+        #endif
+        var index = bucket(low, high, name.count)
+        while table[index].length != 0 {
+            let entry = table[index]
+            if entry.low == low, entry.high == high, entry.length == name.count { return entry.slot }
+            index = (index + 1) & (table.count - 1)
+        }
+        return nil
+    }
+
     /// The listed name `name` spells (ASCII letters in any case), or no traits and no slot.
-    static func info(_ name: ArraySlice<UInt8>, in table: [Entry] = table) -> TagNameInfo {
+    static func info<Bytes: Collection<UInt8>>(_ name: Bytes, in table: [Entry] = table) -> TagNameInfo {
         guard name.count <= maxLength, !name.isEmpty else { return TagNameInfo(traits: [], slot: nil) }
         let (low, high) = pack(name)
         var index = bucket(low, high, name.count)
@@ -111,5 +133,21 @@ enum TagNames {
             index = (index + 1) & (table.count - 1)
         }
         return TagNameInfo(traits: [], slot: nil)
+    }
+}
+
+/// A small integer for each tag name the pre-scans list (`TagNames.slotNames`: the HTML elements
+/// a news page is made of), so a tree built from this document can compare tag names as
+/// integers: an unequal String comparison is a call into the standard library, and Readability
+/// compared tag names about 3,000 times a page.
+public enum TagSlot {
+    /// Any name not listed, and the empty name of non-elements.
+    public static let none = -1
+
+    /// The slot of exactly `name` (lower case, as the tree spells it), or `none`.
+    public static func of(_ name: String) -> Int {
+        guard !name.isEmpty, name.utf8.count <= TagNames.maxLength else { return none }
+        var name = name
+        return name.withUTF8 { TagNames.exactSlot($0) } ?? none
     }
 }

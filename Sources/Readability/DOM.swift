@@ -13,7 +13,11 @@ final class DNode {
 
     var kind: Kind
     /// Lower-case tag name for elements.
-    var tag: String
+    var tag: String {
+        didSet { tagSlot = TagSlot.of(tag) }
+    }
+    /// `tag` as an integer (`TagSlot`), for the element walks that compare names.
+    private(set) var tagSlot: Int
     var attributes: [Attribute] {
         didSet { cachedMatchBytes = nil }
     }
@@ -66,10 +70,13 @@ final class DNode {
     /// Counts traversal steps for the whole extraction (see `DOMArena.visitLimit`).
     unowned(unsafe) let meter: VisitMeter
 
-    init(kind: Kind, tag: String = "", attributes: [Attribute] = [], text: String = "", meter: VisitMeter) {
+    /// `tagSlot` is `TagSlot.of(tag)` when the caller has it already (a parsed element's).
+    init(kind: Kind, tag: String = "", tagSlot: Int? = nil, attributes: [Attribute] = [], text: String = "",
+         meter: VisitMeter) {
         self.meter = meter
         self.kind = kind
         self.tag = tag
+        self.tagSlot = kind == .element ? tagSlot ?? TagSlot.of(tag) : TagSlot.none
         self.attributes = attributes
         self.text = text
     }
@@ -153,6 +160,18 @@ final class DNode {
         lastChild = child
     }
 
+    /// `appendChild` for a node made a moment ago (no parent, no siblings) while the tree is
+    /// built: nothing to unlink, and no measurement cached yet to invalidate, so the shared
+    /// meter is not written per node (each write was a dynamic exclusivity check).
+    fileprivate func appendNewChild(_ child: DNode) {
+        child.parentLink = Unmanaged.passUnretained(self)
+        child.prevLink = lastChildLink
+        if let lastChildLink { lastChildLink.takeUnretainedValue().nextLink = Unmanaged.passUnretained(child) } else {
+            firstChildLink = Unmanaged.passUnretained(child)
+        }
+        lastChildLink = Unmanaged.passUnretained(child)
+    }
+
     func insertBefore(_ child: DNode, _ reference: DNode?) {
         guard let reference else { appendChild(child); return }
         child.remove()
@@ -208,19 +227,41 @@ final class DNode {
 
     /// All descendant elements with one of `tags`, in document order (a static list).
     /// Tags are few, so an array scan with inline small-string equality beats hashing.
+    // The walks below compare slots when every name asked for has one (a node whose name has
+    // none cannot be one of those names), and names otherwise.
     func elements(_ tags: [String]) -> [DNode] {
         var result: [DNode] = []
+        let slots = tags.map(TagSlot.of)
+        if slots.contains(TagSlot.none) {
+            forEachDescendant { node in
+                if node.kind == .element, tags.contains(node.tag) { result.append(node) }
+                return true
+            }
+        } else {
+            forEachDescendant { node in
+                if node.kind == .element, slots.contains(node.tagSlot) { result.append(node) }
+                return true
+            }
+        }
+        return result
+    }
+
+    func elements(_ tag: String) -> [DNode] {
+        let slot = TagSlot.of(tag)
+        guard slot != TagSlot.none else { return elements([tag]) }
+        var result: [DNode] = []
         forEachDescendant { node in
-            if node.kind == .element, tags.contains(node.tag) { result.append(node) }
+            if node.kind == .element, node.tagSlot == slot { result.append(node) }
             return true
         }
         return result
     }
 
-    func elements(_ tag: String) -> [DNode] { elements([tag]) }
-
     /// The first descendant element named `tag`, in document order; the walk stops there.
-    func firstElement(_ tag: String) -> DNode? { firstElement { $0.tag == tag } }
+    func firstElement(_ tag: String) -> DNode? {
+        let slot = TagSlot.of(tag)
+        return slot == TagSlot.none ? firstElement { $0.tag == tag } : firstElement { $0.tagSlot == slot }
+    }
 
     func firstElement(where predicate: (DNode) -> Bool) -> DNode? {
         var found: DNode?
@@ -233,8 +274,9 @@ final class DNode {
 
     func countElements(_ tag: String) -> Int {
         var count = 0
+        let slot = TagSlot.of(tag)
         forEachDescendant { node in
-            if node.kind == .element, node.tag == tag { count += 1 }
+            if node.kind == .element, slot == TagSlot.none ? node.tag == tag : node.tagSlot == slot { count += 1 }
             return true
         }
         return count
@@ -308,12 +350,13 @@ final class DOMArena {
     /// Copies an `HTMLDocument` (comments dropped; they never matter to Readability).
     func build(from document: HTMLDocument) -> DNode {
         let root = make(.document)
-        nodes.reserveCapacity(nodes.count + document.nodes.count)
+        var built: [DNode] = []
+        built.reserveCapacity(document.nodes.count)
         var mapped = [Unmanaged<DNode>?](repeating: nil, count: document.nodes.count)
         if !mapped.isEmpty { mapped[0] = Unmanaged.passUnretained(root) }
         // Read through the buffer, field by field: copying each `Node` out of the array retained
-        // and released all four of its references per node. The arena's `nodes` keeps every
-        // DNode alive, so `mapped` holds them unretained.
+        // and released all four of its references per node. `built` keeps every DNode alive, so
+        // `mapped` holds them unretained; they join the arena's `nodes` at the end, in one append.
         document.nodes.withUnsafeBufferPointer { source in
             for index in 1..<max(source.count, 1) {
                 guard let parentID = source[index].parent, parentID.index < index,
@@ -321,16 +364,20 @@ final class DOMArena {
                 let node: DNode
                 switch source[index].kind {
                 case .element:
-                    node = make(.element, tag: source[index].tag, attributes: source[index].attributes)
+                    node = DNode(kind: .element, tag: source[index].tag, tagSlot: source[index].tagSlot,
+                                 attributes: source[index].attributes, meter: meter)
                 case .text:
-                    node = make(.text, text: source[index].text)
+                    node = DNode(kind: .text, text: source[index].text, meter: meter)
                 case .comment, .document:
                     continue
                 }
-                parent.appendChild(node)
+                built.append(node)
+                parent.appendNewChild(node)
                 mapped[index] = Unmanaged.passUnretained(node)
             }
         }
+        nodes.append(contentsOf: built)
+        meter.epoch &+= 1
         return root
     }
 }

@@ -84,3 +84,42 @@ extension TagNamesTests {
         #expect(scanner.nextTag()?.name == "custom-element")
     }
 }
+
+/// `TagSlot` is a one-to-one naming of the listed names, exact in case, and `none` for the rest.
+struct TagSlotTests {
+    @Test func everyListedNameHasItsOwnSlot() {
+        var seen = Set<Int>()
+        for name in TagNames.slotNames {
+            let slot = TagSlot.of(name)
+            #expect(slot != TagSlot.none && TagNames.slotNames[slot] == name, "\(name)")
+            #expect(seen.insert(slot).inserted, "\(name)")
+            #expect(TagSlot.of(name.uppercased()) == TagSlot.none, "\(name)")  // the tree's names are lower case
+            #expect(TagSlot.of(name + "x") == TagSlot.none && TagSlot.of(" " + name) == TagSlot.none, "\(name)")
+        }
+        for name in ["", "my-widget", "animatetransformx", String(repeating: "d", count: 40), "p\u{0}", "dív"] {
+            #expect(TagSlot.of(name) == TagSlot.none, "\(name.debugDescription)")
+        }
+        for name in ["p", "div", "li", "img", "script", "noscript", "figure", "h2", "table", "a"] {
+            #expect(TagSlot.of(name) != TagSlot.none, "\(name) is listed: the walks compare it as an integer")
+        }
+    }
+}
+
+extension TagSlotTests {
+    /// A parsed element's slot, taken from gumbo's tag number, is the slot of its name: known and
+    /// unknown tags, foreign (SVG) elements, and mixed case in the markup.
+    @Test func parsedElementsCarryTheSlotOfTheirName() throws {
+        let html = """
+            <DIV><P>a<Img src=x><my-widget>b</my-widget><svg><path d=""/><foreignObject>c</foreignObject></svg>
+            <table><tr><TD>d</td></tr></table><o:p>e</o:p><font>f</font><noscript><img></noscript></DIV>
+            """
+        let document = try HTMLDocument.parse(html: html)
+        var elements = 0
+        for node in document.nodes where node.kind == .element {
+            #expect(node.tagSlot == TagSlot.of(node.tag), "\(node.tag)")
+            elements += 1
+        }
+        #expect(elements > 12)
+        for node in document.nodes where node.kind != .element { #expect(node.tagSlot == TagSlot.none) }
+    }
+}

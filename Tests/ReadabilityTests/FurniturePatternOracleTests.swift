@@ -82,6 +82,16 @@ import Testing
         #expect(FurniturePatterns.endsWithCredit("Evacuees wait at the school gym. Image: GETTY"))
     }
 
+    /// Every ASCII character as the space or the digit, against the patterns' own classes.
+    @Test func asciiClassesMatchTheRegex() {
+        for value in UInt8(0)..<0x80 {
+            let character = String(UnicodeScalar(value))
+            #expect(FurniturePatterns.isGalleryCounter("photo\(character)1 of 2") == "photo\(character)1 of 2".contains(Self.gallery))
+            #expect(FurniturePatterns.isGalleryCounter("photo 1 of \(character)") == "photo 1 of \(character)".contains(Self.gallery))
+            #expect(FurniturePatterns.endsWithCredit("a.\(character)Photo: AP") == "a.\(character)Photo: AP".contains(Self.credit))
+        }
+    }
+
     @Test func galleryEdges() {
         let cases = [
             "photo 3 of 12", "photo 3of12", "photo3 of 12", "image 1 / 9", "imagen 2 de 5", "foto 4 von 7",
