@@ -143,6 +143,8 @@ enum TagNames {
 public enum TagSlot {
     /// Any name not listed, and the empty name of non-elements.
     public static let none = -1
+    /// Slots run from 0 to `count - 1`.
+    public static var count: Int { TagNames.slotNames.count }
 
     /// The slot of exactly `name` (lower case, as the tree spells it), or `none`.
     public static func of(_ name: String) -> Int {

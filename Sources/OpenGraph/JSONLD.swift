@@ -160,7 +160,7 @@ enum JSONLDItem: Decodable {
                     object.authorNames = authors.compactMap(\.name)
                 }
             }
-            if let publisher = try? members.nestedContainer(keyedBy: Key.self, forKey: .publisher) {
+            if members.contains(.publisher), let publisher = try? members.nestedContainer(keyedBy: Key.self, forKey: .publisher) {
                 object.publisherName = Self.string(in: publisher, .name)
             }
             for key in [Key.image, .primaryImageOfPage, .thumbnailUrl] where members.contains(key) {

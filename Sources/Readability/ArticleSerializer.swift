@@ -14,12 +14,12 @@ struct ArticleSerializer {
     static let inlineTags: Set<String> = ["em", "strong", "code", "a"]
     static let renamed: [String: String] = ["b": "strong", "i": "em", "h1": "h2", "figcaption": "p", "dt": "p", "dd": "p"]
     /// Dropped with their content.
-    static let droppedTags: Set<String> = [
+    static let droppedTags = TagSet([
         // MathML is kept as its text (v=GM/r); its annotations would repeat it in TeX.
         "script", "style", "noscript", "iframe", "object", "embed", "svg", "annotation", "annotation-xml", "form", "button", "input",
         "select", "textarea", "template", "video", "audio", "canvas", "head", "title", "meta", "link", "nav",
         "source", "track", "map", "area", "dialog",
-    ]
+    ])
     /// Unwrapped elements that still separate blocks of text.
     static let blockish: Set<String> = [
         "div", "section", "article", "main", "header", "footer", "aside", "table", "tbody", "thead", "tfoot",
@@ -101,7 +101,7 @@ struct ArticleSerializer {
                     if captionDepth == 0 || !options.enhancedCleaning { current += node.text }
                     continue
                 }
-                guard node.isElement, !Self.droppedTags.contains(node.tag) else { continue }
+                guard node.isElement, !Self.droppedTags.contains(node) else { continue }
                 let children: [Step] = node.childNodes.reversed().map { .open($0) }
                 if node.tag == "br" {
                     html += Array("\n".utf8)

@@ -20,7 +20,7 @@ extension Extractor {
         "article-body", "articlebody", "story-body", "storybody", "post-content", "entry-content",
         "article-content", "main-content", "post-body", "article__body", "story-content", "article-text",
     ])
-    static let alwaysRemovedTags: Set<String> = ["nav", "aside", "form", "button", "dialog", "menu", "select", "textarea"]
+    static let alwaysRemovedTags = TagSet(["nav", "aside", "form", "button", "dialog", "menu", "select", "textarea"])
     static let furnitureRoles: Set<String> = ["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menu", "menubar"]
 
     func removeBoilerplateBeforeGrab(_ body: DNode) {
@@ -46,14 +46,14 @@ extension Extractor {
     /// The title of a rail or thread that is removed ("Related", "15 replies"): the heading right
     /// before it, when shorter than `railTitleMaximumLength`.
     func removeShortHeading(before node: DNode) {
-        if let title = node.previousElementSibling, Self.headingTags.contains(title.tag),
+        if let title = node.previousElementSibling, Self.headingTagSet.contains(title),
            title.innerTextLength < Self.railTitleMaximumLength {
             title.remove()
         }
     }
 
     private func isFurniture(_ node: DNode, totalParagraphText: Int) -> Bool {
-        if Self.alwaysRemovedTags.contains(node.tag) { return paragraphTextLength(node) * 3 < totalParagraphText }
+        if Self.alwaysRemovedTags.contains(node) { return paragraphTextLength(node) * 3 < totalParagraphText }
         if let role = node.attribute("role"), Self.furnitureRoles.contains(role) {
             return paragraphTextLength(node) * 3 < totalParagraphText
         }
@@ -72,7 +72,7 @@ extension Extractor {
     /// teaser. Measured on the weighted fixture pages (page-weight.py): without this rule a
     /// 20-teaser rail was extracted instead of, or beside, six of the sixteen articles.
     func isTeaserList(_ node: DNode) -> Bool {
-        guard Self.teaserListTags.contains(node.tag), node.elementChildCount >= Self.teaserListMinimumItems else { return false }
+        guard Self.teaserListTags.contains(node), node.elementChildCount >= Self.teaserListMinimumItems else { return false }
         var items = 0
         var teasers = 0
         var child = node.firstElementChild
@@ -84,7 +84,7 @@ extension Extractor {
         return teasers >= Self.teaserListMinimumItems && teasers * 5 >= items * 4
     }
 
-    static let teaserListTags: Set<String> = ["ul", "ol", "div", "section"]
+    static let teaserListTags = TagSet(["ul", "ol", "div", "section"])
     /// A heading right before a rail or a thread is its title when it is this short.
     static let railTitleMaximumLength = 80
     static let teaserListMinimumItems = 4
@@ -116,7 +116,7 @@ extension Extractor {
         guard itemLength < Self.teaserMaximumLength else { return false }
         return links.contains { link in
             let linkLength = link.innerTextLength
-            return link.hasDescendant(where: { Self.headingTags.contains($0.tag) }) || isInsideHeading(link, within: item)
+            return link.hasDescendant(where: { Self.headingTagSet.contains($0) }) || isInsideHeading(link, within: item)
                 || (linkLength >= Self.teaserHeadlineMinimumLength
                     && Double(linkLength) >= Double(itemLength) * Self.headlineLinkShare)
         }
@@ -130,7 +130,7 @@ extension Extractor {
     private func isInsideHeading(_ node: DNode, within item: DNode) -> Bool {
         var ancestor = node.parent
         while let current = ancestor, current !== item {
-            if Self.headingTags.contains(current.tag) { return true }
+            if Self.headingTagSet.contains(current) { return true }
             ancestor = current.parent
         }
         return false

@@ -1,8 +1,9 @@
 /// `_cleanConditionally`: removes elements that look like boilerplate by their counts of
 /// paragraphs, images, list items, inputs, embeds, link density and class weight.
 extension Extractor {
-    static let textishTags: [String] = Array(divToPElements) + ["span", "li", "td"]
+    static let textishTags: [String] = divToPElements.names + ["span", "li", "td"]
     static let headingTags: [String] = ["h1", "h2", "h3", "h4", "h5", "h6"]
+    static let headingTagSet = TagSet(headingTags)
 
     func cleanConditionally(_ root: DNode, _ tag: String) {
         guard flags.contains(.cleanConditionally) else { return }

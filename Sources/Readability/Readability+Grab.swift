@@ -3,10 +3,10 @@ import PulseModel
 /// `_grabArticle`: node prepping, then scoring (Readability+Scoring), then cleanup
 /// (Readability+Cleaning), retried with relaxed flags while the result is too short.
 extension Extractor {
-    static let tagsToScore = TagList(["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"])
+    static let tagsToScore = TagSet(["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"])
     static let unlikelyRoles: Set<String> = ["menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog"]
-    static let emptyRemovable = TagList(["div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6"])
-    static let divToPElements: [String] = ["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul"]
+    static let emptyRemovable = TagSet(["div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6"])
+    static let divToPElements = TagSet(["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul"])
 
     func grabArticle() -> DNode? {
         guard var page = body else { return nil }
@@ -86,11 +86,11 @@ extension Extractor {
                     continue
                 }
             }
-            if Self.emptyRemovable.contains(current.tag) && isElementWithoutContent(current) {
+            if Self.emptyRemovable.contains(current) && isElementWithoutContent(current) {
                 node = removeAndGetNext(current)
                 continue
             }
-            if Self.tagsToScore.contains(current.tag) { elementsToScore.append(current) }
+            if Self.tagsToScore.contains(current) { elementsToScore.append(current) }
 
             var visited = current
             if current.tag == "div" {
@@ -188,6 +188,6 @@ extension Extractor {
     }
 
     func hasChildBlockElement(_ element: DNode) -> Bool {
-        element.hasDescendant { $0.isElement && Self.divToPElements.contains($0.tag) }
+        element.hasDescendant { $0.isElement && Self.divToPElements.contains($0) }
     }
 }

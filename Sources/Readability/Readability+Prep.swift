@@ -3,12 +3,12 @@ import FoundationEssentials
 /// Document preparation: `_unwrapNoscriptImages`, `_removeScripts`, `_prepDocument`,
 /// `_replaceBrs`, plus the small node predicates they share.
 extension Extractor {
-    static let phrasingElements: Set<String> = [
+    static let phrasingElements = TagSet([
         "abbr", "audio", "b", "bdo", "br", "button", "cite", "code", "data", "datalist", "dfn", "em", "embed",
         "i", "img", "input", "kbd", "label", "mark", "math", "meter", "noscript", "object", "output",
         "progress", "q", "ruby", "samp", "script", "select", "small", "span", "strong", "sub", "sup",
         "textarea", "time", "var", "wbr",
-    ]
+    ])
 
     func unwrapNoscriptImages() {
         for img in root.elements("img") {
@@ -93,7 +93,7 @@ extension Extractor {
         while let current = stack.popLast() {
             if current.kind == .text { continue }
             guard current.isElement else { return false }
-            if Self.phrasingElements.contains(current.tag) { continue }
+            if Self.phrasingElements.contains(current) { continue }
             if current.tag == "a" || current.tag == "del" || current.tag == "ins" {
                 stack.append(contentsOf: current.childNodes)
                 continue

@@ -152,7 +152,7 @@ extension Extractor {
         return topCandidate
     }
 
-    static let alterToDivExceptions: Set<String> = ["div", "article", "section", "p"]
+    static let alterToDivExceptions = TagSet(["div", "article", "section", "p"])
 
     private func mergeSiblings(of topCandidate: DNode) -> DNode {
         let articleContent = arena.element("div")
@@ -184,7 +184,7 @@ extension Extractor {
                 }
             }
             if append {
-                if !Self.alterToDivExceptions.contains(sibling.tag) { sibling.tag = "div" }
+                if !Self.alterToDivExceptions.contains(sibling) { sibling.tag = "div" }
                 articleContent.appendChild(sibling)
             }
         }

@@ -224,19 +224,3 @@ struct LiteralPrefixes: Sendable {
         }
     }
 }
-
-/// A short list of tag names, compared by length first: most tags differ in length from most
-/// members, and each unequal String comparison is a call into the standard library (the two
-/// lists the grab checks on every node cost ~330 instructions a node as `[String].contains`).
-struct TagList: Sendable {
-    private let names: [(name: String, length: Int)]
-
-    init(_ names: [String]) {
-        self.names = names.map { ($0, $0.utf8.count) }
-    }
-
-    func contains(_ tag: String) -> Bool {
-        let length = tag.utf8.count
-        return names.contains { $0.length == length && $0.name == tag }
-    }
-}

@@ -30,7 +30,8 @@ import Testing
         let pages = try Self.pages() + ["<div><my-widget><p>a</p></my-widget><o:p>b</o:p><font>c</font></div>"]
         #expect(pages.count > 10)
         for html in pages {
-            let arena = DOMArena()
+            let arena = DOMArena()  // owns the nodes: kept alive to the end of the checks
+            defer { withExtendedLifetime(arena) {} }
             let root = arena.build(from: try HTMLDocument.parse(html: html))
             // Renamed as Readability renames them: the slot follows the name.
             for font in root.elements("font") { font.tag = "span" }
@@ -44,6 +45,30 @@ import Testing
                 #expect(root.elements(tags).map(ObjectIdentifier.init) == Self.byName(root, tags), "\(tags)")
             }
             #expect(root.elements("font").isEmpty && root.elements("h1").isEmpty)
+        }
+    }
+
+    /// `TagSet` answers as the name lists it replaced, for every node of every page (text nodes,
+    /// unlisted names, renamed elements), with the lists the extractor uses and some without slots.
+    @Test func tagSetsAnswerAsTheirNameLists() throws {
+        let sets = [
+            Extractor.phrasingElements, Extractor.divToPElements, Extractor.headingTagSet, Extractor.tagsToScore,
+            Extractor.emptyRemovable, Extractor.alterToDivExceptions, Extractor.alwaysRemovedTags, Extractor.teaserListTags,
+            ArticleSerializer.droppedTags, TagSet(["my-widget", "p", "o:p"]), TagSet([]), TagSet(["", "annotation-xml"]),
+        ]
+        for html in try Self.pages() + ["<div><my-widget><p>a</p></my-widget><o:p>b</o:p><font>c</font><annotation-xml/></div>"] {
+            let arena = DOMArena()  // owns the nodes: kept alive to the end of the checks
+            defer { withExtendedLifetime(arena) {} }
+            let root = arena.build(from: try HTMLDocument.parse(html: html))
+            for font in root.elements("font") { font.tag = "p" }
+            var nodes = [root]
+            root.forEachDescendant { nodes.append($0); return true }
+            for node in nodes {
+                for set in sets {
+                    let expected = node.kind == .element && set.names.contains(node.tag)
+                    #expect(set.contains(node) == expected, "\(node.tag) in \(set.names)")
+                }
+            }
         }
     }
 }
