@@ -60,11 +60,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // RSS/Atom with libxml2's streaming reader: formats, extensions, encodings, hostile-input guards.
-        .target(name: "FeedParser", dependencies: ["CLibXML2", "CLibXML2Functions", "CanonicalURL", "WebText", "PulseModel"],
-                swiftSettings: [.unsafeFlags(["-Xcc"] + libxml2Headers)]),
+        .target(name: "FeedParser", dependencies: ["CLibXML2", "CLibXML2Functions", "CanonicalURL", "WebText", "PulseModel"]),
         // The one table of HTML named entities and the charset evidence shared by feeds and pages.
-        .target(name: "WebText", dependencies: ["CLibXML2", "CLibXML2Functions"],
-                swiftSettings: [.unsafeFlags(["-Xcc"] + libxml2Headers)]),
+        .target(name: "WebText", dependencies: ["CLibXML2", "CLibXML2Functions"]),
         // libpq behind a small async API, one dedicated thread per connection.
         .target(name: "Postgres", dependencies: [
             "CLibPQ", "Threads", "PulseModel",
@@ -174,3 +172,12 @@ let package = Package(
         ], exclude: ["Fixtures"]),
     ]
 )
+
+// Every Swift target gets libxml2's header path, not only the two that import CLibXML2: a target
+// that imports WebText or FeedParser (OpenGraph, Readability, Enrichment...) loads CLibXML2's
+// clang module too (their `internal import` does not spare non-resilient clients), and rebuilt
+// alone (an incremental build after WebText's module cache entry is gone) it failed with
+// "'libxml/xmlversion.h' file not found". /usr/include/libxml2 holds only `libxml/`.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xcc"] + libxml2Headers)]
+}

@@ -120,7 +120,7 @@ private enum JSONLDOracle {
 }
 
 /// Random JSON made of the members JSON-LD's readers look at, each holding any JSON type.
-private enum RandomJSONLD {
+enum RandomJSONLD {
     static let keys = ["@type", "@graph", "name", "headline", "description", "datePublished", "articleBody", "author",
                        "publisher", "image", "primaryImageOfPage", "thumbnailUrl", "url", "contentUrl", "@id", "other"]
     static let strings = ["NewsArticle", "WebPage", "Article", "https://x.test/a.jpg", "  spaced  ", "é", ""]

@@ -50,7 +50,7 @@ import Testing
             matched += expected ? 1 : 0
             #expect(FurniturePatterns.isGalleryCounter(text) == expected, "\(text.debugDescription)")
         }
-        #expect(matched > 50)  // the generator reaches matching lines (about 120 expected), not only misses
+        #expect(matched > 40)  // about 96 expected (sd ~8): the generator reaches matching lines, not only misses
     }
 
     @Test func creditMatchesTheRegex() {
@@ -62,7 +62,7 @@ import Testing
             matched += expected ? 1 : 0
             #expect(FurniturePatterns.endsWithCredit(text) == expected, "\(text.debugDescription)")
         }
-        #expect(matched > 200)
+        #expect(matched > 100)  // about 225 expected (sd ~15): the generator reaches matching lines
     }
 
     /// The edges written out: the 60-scalar tail, a tail of spaces only, "s" and " by" taken or
