@@ -9,25 +9,16 @@ import HTMLDocument
 @Suite struct JSONLDReaderOracleTests {
     static func viaDecoder(_ json: String) -> [JSONLDObject]? {
         guard let item = try? JSONDecoder().decode(DecoderItem.self, from: Data(json.utf8)) else { return nil }
-        var result: [JSONLDObject] = []
-        var pending = [item]
-        var index = 0
-        while index < pending.count, result.count < JSONLD.maxObjects {
-            let next = pending[index]
-            index += 1
-            switch next {
-            case .array(let members): pending.append(contentsOf: members.prefix(JSONLD.maxObjects))
-            case .object(let object, let graph):
-                result.append(object)
-                pending.append(contentsOf: graph.prefix(JSONLD.maxObjects))
-            case .other: break
-            }
-        }
-        return result
+        return flattened(item.item)
     }
 
     static func viaReader(_ json: String) -> [JSONLDObject]? {
         guard let item = json.utf8.withContiguousStorageIfAvailable(JSONLDReader.item) ?? nil else { return nil }
+        return flattened(item)
+    }
+
+    /// `JSONLD.objects`' flattening.
+    static func flattened(_ item: JSONLDItem) -> [JSONLDObject] {
         var result: [JSONLDObject] = []
         var pending = [item]
         var index = 0
@@ -191,6 +182,16 @@ enum DecoderItem: Decodable {
             } else {
                 urls = []
             }
+        }
+    }
+}
+
+extension DecoderItem {
+    var item: JSONLDItem {
+        switch self {
+        case .object(let object, let graph): .object(object, graph: graph.map(\.item))
+        case .array(let members): .array(members.map(\.item))
+        case .other: .other
         }
     }
 }
