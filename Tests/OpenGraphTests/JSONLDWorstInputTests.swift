@@ -83,4 +83,16 @@ import HTMLDocument
             + String(repeating: "]", count: JSONLD.maxNesting - 1) + "}"
         #expect(try objects(legal) == [{ var o = JSONLDObject(); o.name = "A"; o.images = ["u"]; return o }()])
     }
+
+    /// What the reader decodes per member, at a megabyte: a string of escapes (each a scalar to
+    /// write) read as `articleBody`, and 40,000 members whose keys hold escapes (each key decoded
+    /// and compared with the fifteen read), one of them `name`.
+    @Test func escapeHeavyScripts() throws {
+        let escapes = String(repeating: #"\u00e9\n"#, count: 120_000)
+        var body = try objects(#"{"articleBody":""# + escapes + #""}"#)
+        #expect(body.count == 1 && body[0].articleBody?.unicodeScalars.count == 240_000)
+        let members = (0..<40_000).map { #""k\u00e9\#($0)":1"# }.joined(separator: ",")
+        body = try objects("{" + members + #","n\u0061me":"last"}"#)
+        #expect(body.count == 1 && body[0].name == "last")
+    }
 }
