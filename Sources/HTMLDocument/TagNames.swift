@@ -111,10 +111,15 @@ enum TagNames {
         guard !name.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return nil }
         let (low, high) = pack(name)
         #endif
-        var index = bucket(low, high, name.count)
+        return entry(low, high, name.count, in: table)?.slot
+    }
+
+    /// The table's entry for a packed name, found by linear probing from its bucket.
+    private static func entry(_ low: UInt64, _ high: UInt64, _ length: Int, in table: [Entry]) -> Entry? {
+        var index = bucket(low, high, length)
         while table[index].length != 0 {
             let entry = table[index]
-            if entry.low == low, entry.high == high, entry.length == name.count { return entry.slot }
+            if entry.low == low, entry.high == high, entry.length == length { return entry }
             index = (index + 1) & (table.count - 1)
         }
         return nil
@@ -124,15 +129,8 @@ enum TagNames {
     static func info<Bytes: Collection<UInt8>>(_ name: Bytes, in table: [Entry] = table) -> TagNameInfo {
         guard name.count <= maxLength, !name.isEmpty else { return TagNameInfo(traits: [], slot: nil) }
         let (low, high) = pack(name)
-        var index = bucket(low, high, name.count)
-        while table[index].length != 0 {
-            let entry = table[index]
-            if entry.low == low, entry.high == high, entry.length == name.count {
-                return TagNameInfo(traits: entry.traits, slot: entry.slot)
-            }
-            index = (index + 1) & (table.count - 1)
-        }
-        return TagNameInfo(traits: [], slot: nil)
+        guard let entry = entry(low, high, name.count, in: table) else { return TagNameInfo(traits: [], slot: nil) }
+        return TagNameInfo(traits: entry.traits, slot: entry.slot)
     }
 }
 

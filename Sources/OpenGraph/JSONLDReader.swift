@@ -104,8 +104,7 @@ struct JSONLDReader {
     private mutating func object() -> Value? {
         index += 1
         var members: [(key: Range<Int>, value: Value)] = []
-        skipSpace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+        if consume(UInt8(ascii: "}")) { return .object(members) }
         while true {
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return nil }
@@ -114,32 +113,40 @@ struct JSONLDReader {
             index += 1
             guard let value = value() else { return nil }
             members.append((key, value))
-            skipSpace()
-            guard index < bytes.count else { return nil }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-            guard bytes[index] == UInt8(ascii: ",") else { return nil }
-            index += 1
-            skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            guard let closed = endsContainer(UInt8(ascii: "}")) else { return nil }
+            if closed { return .object(members) }
         }
     }
 
     private mutating func array() -> Value? {
         index += 1
         var elements: [Value] = []
-        skipSpace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
+        if consume(UInt8(ascii: "]")) { return .array(elements) }
         while true {
             guard let element = value() else { return nil }
             elements.append(element)
-            skipSpace()
-            guard index < bytes.count else { return nil }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
-            guard bytes[index] == UInt8(ascii: ",") else { return nil }
-            index += 1
-            skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
+            guard let closed = endsContainer(UInt8(ascii: "]")) else { return nil }
+            if closed { return .array(elements) }
         }
+    }
+
+    /// After a member or element: true when `closer` ends the container (also after one trailing
+    /// comma), false after a comma with more to come, nil when the text is refused.
+    private mutating func endsContainer(_ closer: UInt8) -> Bool? {
+        skipSpace()
+        guard index < bytes.count else { return nil }
+        if bytes[index] == closer { index += 1; return true }
+        guard bytes[index] == UInt8(ascii: ",") else { return nil }
+        index += 1
+        return consume(closer)
+    }
+
+    /// Skips spaces, then moves past `closer` if it comes next.
+    private mutating func consume(_ closer: UInt8) -> Bool {
+        skipSpace()
+        guard index < bytes.count, bytes[index] == closer else { return false }
+        index += 1
+        return true
     }
 
     // MARK: Strings, read when asked for
@@ -203,42 +210,36 @@ struct JSONLDReader {
         return value
     }
 
-    /// Whether the key's text is `name` (compared on the raw bytes when the key holds no escape).
-    private func key(_ range: Range<Int>, is name: [UInt8]) -> Bool {
-        let raw = UnsafeBufferPointer(rebasing: bytes[range])
-        if !raw.contains(UInt8(ascii: "\\")) { return raw.elementsEqual(name) }
-        return text(range).map { $0.utf8.elementsEqual(name) } ?? false
-    }
-
     // MARK: The members the readers use
 
-    private enum Key: Int, CaseIterable {
+    private enum Key: Int {
         case type, graph, name, headline, description, datePublished, articleBody, author, publisher, image,
              primaryImageOfPage, thumbnailUrl, url, contentUrl, id
 
-        var bytes: [UInt8] { Self.spelled[rawValue] }
         static let spelled: [[UInt8]] = [
             "@type", "@graph", "name", "headline", "description", "datePublished", "articleBody", "author", "publisher",
             "image", "primaryImageOfPage", "thumbnailUrl", "url", "contentUrl", "@id",
         ].map { Array($0.utf8) }
+
+        /// The index in `spelled` (the case's raw value) of the key spelled `name`, if any.
+        static func slot<Name: Collection<UInt8>>(of name: Name) -> Int? {
+            spelled.firstIndex { $0.count == name.count && $0.elementsEqual(name) }
+        }
     }
 
     /// An object's members by key (the first of repeated keys), or nil when a key cannot be read.
     private func members(_ list: [(key: Range<Int>, value: Value)]) -> [Value?]? {
-        var found = [Value?](repeating: nil, count: Key.allCases.count)
+        var found = [Value?](repeating: nil, count: Key.spelled.count)
         for member in list {
             let raw = UnsafeBufferPointer(rebasing: bytes[member.key])
-            var keyText: [UInt8]?
+            let slot: Int?
             if raw.contains(where: { $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
                 guard let decoded = text(member.key) else { return nil }
-                keyText = Array(decoded.utf8)
+                slot = Key.slot(of: decoded.utf8)
+            } else {
+                slot = Key.slot(of: raw)
             }
-            for key in Key.allCases where found[key.rawValue] == nil {
-                if keyText.map({ $0 == key.bytes }) ?? raw.elementsEqual(key.bytes) {
-                    found[key.rawValue] = member.value
-                    break
-                }
-            }
+            if let slot, found[slot] == nil { found[slot] = member.value }
         }
         return found
     }

@@ -46,7 +46,7 @@ extension Extractor {
     /// The title of a rail or thread that is removed ("Related", "15 replies"): the heading right
     /// before it, when shorter than `railTitleMaximumLength`.
     func removeShortHeading(before node: DNode) {
-        if let title = node.previousElementSibling, Self.headingTagSet.contains(title),
+        if let title = node.previousElementSibling, Self.headingTags.contains(title),
            title.innerTextLength < Self.railTitleMaximumLength {
             title.remove()
         }
@@ -116,7 +116,7 @@ extension Extractor {
         guard itemLength < Self.teaserMaximumLength else { return false }
         return links.contains { link in
             let linkLength = link.innerTextLength
-            return link.hasDescendant(where: { Self.headingTagSet.contains($0) }) || isInsideHeading(link, within: item)
+            return link.hasDescendant(where: { Self.headingTags.contains($0) }) || isInsideHeading(link, within: item)
                 || (linkLength >= Self.teaserHeadlineMinimumLength
                     && Double(linkLength) >= Double(itemLength) * Self.headlineLinkShare)
         }
@@ -130,7 +130,7 @@ extension Extractor {
     private func isInsideHeading(_ node: DNode, within item: DNode) -> Bool {
         var ancestor = node.parent
         while let current = ancestor, current !== item {
-            if Self.headingTagSet.contains(current) { return true }
+            if Self.headingTags.contains(current) { return true }
             ancestor = current.parent
         }
         return false

@@ -225,43 +225,30 @@ final class DNode {
         }
     }
 
-    /// All descendant elements with one of `tags`, in document order (a static list).
-    /// Tags are few, so an array scan with inline small-string equality beats hashing.
-    // The walks below compare slots when every name asked for has one (a node whose name has
-    // none cannot be one of those names), and names otherwise.
-    func elements(_ tags: [String]) -> [DNode] {
+    /// All descendant elements named in `tags`, in document order.
+    func elements(_ tags: TagSet) -> [DNode] {
         var result: [DNode] = []
-        let slots = tags.map(TagSlot.of)
-        if slots.contains(TagSlot.none) {
-            forEachDescendant { node in
-                if node.kind == .element, tags.contains(node.tag) { result.append(node) }
-                return true
-            }
-        } else {
-            forEachDescendant { node in
-                if node.kind == .element, slots.contains(node.tagSlot) { result.append(node) }
-                return true
-            }
+        forEachDescendant { node in
+            if tags.contains(node) { result.append(node) }
+            return true
         }
         return result
     }
 
+    func elements(_ tags: [String]) -> [DNode] { elements(TagSet(tags)) }
+
     func elements(_ tag: String) -> [DNode] {
-        let slot = TagSlot.of(tag)
-        guard slot != TagSlot.none else { return elements([tag]) }
+        let name = OneTag(tag)
         var result: [DNode] = []
         forEachDescendant { node in
-            if node.kind == .element, node.tagSlot == slot { result.append(node) }
+            if name.matches(node) { result.append(node) }
             return true
         }
         return result
     }
 
     /// The first descendant element named `tag`, in document order; the walk stops there.
-    func firstElement(_ tag: String) -> DNode? {
-        let slot = TagSlot.of(tag)
-        return slot == TagSlot.none ? firstElement { $0.tag == tag } : firstElement { $0.tagSlot == slot }
-    }
+    func firstElement(_ tag: String) -> DNode? { firstElement(where: OneTag(tag).matches) }
 
     func firstElement(where predicate: (DNode) -> Bool) -> DNode? {
         var found: DNode?
@@ -273,10 +260,10 @@ final class DNode {
     }
 
     func countElements(_ tag: String) -> Int {
+        let name = OneTag(tag)
         var count = 0
-        let slot = TagSlot.of(tag)
         forEachDescendant { node in
-            if node.kind == .element, slot == TagSlot.none ? node.tag == tag : node.tagSlot == slot { count += 1 }
+            if name.matches(node) { count += 1 }
             return true
         }
         return count

@@ -38,8 +38,10 @@ enum FurniturePatterns {
         }
         func restMatches(from wordEnd: Int) -> Bool {
             // `s?` and `(?: by)?`, each tried taken and not taken, as the regex backtracks.
-            for afterS in [wordEnd + 1, wordEnd] where afterS == wordEnd || starts(scalars, at: wordEnd, with: ["s"], ignoringCase: true) {
-                for afterBy in [afterS + 3, afterS] where afterBy == afterS || starts(scalars, at: afterS, with: [" ", "b", "y"], ignoringCase: true) {
+            let sTaken = starts(scalars, at: wordEnd, with: ["s"], ignoringCase: true)
+            for afterS in sTaken ? [wordEnd + 1, wordEnd] : [wordEnd] {
+                let byTaken = starts(scalars, at: afterS, with: [" ", "b", "y"], ignoringCase: true)
+                for afterBy in byTaken ? [afterS + 3, afterS] : [afterS] {
                     let mark = skip(scalars, from: afterBy, while: isSpace)
                     if mark < scalars.count, scalars[mark] == ":" || scalars[mark] == "/", tailMatches(from: mark + 1) { return true }
                 }

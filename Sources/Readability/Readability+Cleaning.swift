@@ -198,7 +198,7 @@ extension Extractor {
     }
 
     /// `_getTextDensity`.
-    func textDensity(_ element: DNode, _ tags: [String]) -> Double {
+    func textDensity(_ element: DNode, _ tags: TagSet) -> Double {
         let total = element.innerTextLength
         guard total > 0 else { return 0 }
         var children = 0

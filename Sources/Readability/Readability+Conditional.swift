@@ -1,9 +1,8 @@
 /// `_cleanConditionally`: removes elements that look like boilerplate by their counts of
 /// paragraphs, images, list items, inputs, embeds, link density and class weight.
 extension Extractor {
-    static let textishTags: [String] = divToPElements.names + ["span", "li", "td"]
-    static let headingTags: [String] = ["h1", "h2", "h3", "h4", "h5", "h6"]
-    static let headingTagSet = TagSet(headingTags)
+    static let textishTags = TagSet(divToPElements.names + ["span", "li", "td"])
+    static let headingTags = TagSet(["h1", "h2", "h3", "h4", "h5", "h6"])
 
     func cleanConditionally(_ root: DNode, _ tag: String) {
         guard flags.contains(.cleanConditionally) else { return }

@@ -25,3 +25,19 @@ struct TagSet: Sendable {
         return node.kind == .element && !unlisted.isEmpty && unlisted.contains(node.tag)
     }
 }
+
+/// One tag name, compared by slot when it has one: `TagSet`'s test for a single name, without
+/// the set's bit array (the single-name walks run thousands of times a page).
+struct OneTag {
+    let name: String
+    let slot: Int
+
+    init(_ name: String) {
+        self.name = name
+        slot = TagSlot.of(name)
+    }
+
+    func matches(_ node: DNode) -> Bool {
+        slot != TagSlot.none ? node.tagSlot == slot : node.kind == .element && node.tag == name
+    }
+}

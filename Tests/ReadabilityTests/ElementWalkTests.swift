@@ -52,7 +52,7 @@ import Testing
     /// unlisted names, renamed elements), with the lists the extractor uses and some without slots.
     @Test func tagSetsAnswerAsTheirNameLists() throws {
         let sets = [
-            Extractor.phrasingElements, Extractor.divToPElements, Extractor.headingTagSet, Extractor.tagsToScore,
+            Extractor.phrasingElements, Extractor.divToPElements, Extractor.headingTags, Extractor.textishTags, Extractor.tagsToScore,
             Extractor.emptyRemovable, Extractor.alterToDivExceptions, Extractor.alwaysRemovedTags, Extractor.teaserListTags,
             ArticleSerializer.droppedTags, TagSet(["my-widget", "p", "o:p"]), TagSet([]), TagSet(["", "annotation-xml"]),
         ]
