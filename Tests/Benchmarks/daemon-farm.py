@@ -53,6 +53,30 @@ def cpu_seconds(pid):
     return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def saturation(spans, capacity):
+    """When a host had all `capacity` connections busy, from (start, end) request spans: the first
+    and last such instant, and the connection-seconds left unused before and after them."""
+    events = sorted([(start, 1) for start, _ in spans] + [(end, -1) for _, end in spans])
+    busy, first_full, last_full = 0, None, None
+    for instant, step in events:
+        if step < 0 and busy >= capacity:
+            last_full = instant
+        busy += step
+        if busy >= capacity and first_full is None:
+            first_full = instant
+    if first_full is None:
+        return None
+
+    def used(lo, hi):
+        return sum(max(0.0, min(end, hi) - max(start, lo)) for start, end in spans)
+
+    first, last = min(start for start, _ in spans), max(end for _, end in spans)
+    return {"first": first, "last": last, "full_from": first_full, "full_until": last_full,
+            "idle_before": capacity * (first_full - first) - used(first, first_full),
+            "idle_between": capacity * (last_full - first_full) - used(first_full, last_full),
+            "idle_after": capacity * (last - last_full) - used(last_full, last)}
+
+
 def farm_stats(port):
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/control/stats", timeout=5) as response:
         return json.load(response)
@@ -284,6 +308,19 @@ def main():
             print(f"farm floor with service times: {host} was busy {busy:.1f} s answering its feeds in the cold "
                   f"cycle; at max_per_host {stats['max_per_host']} it cannot have finished before {served:.1f} s: "
                   f"ratio <= {cold['inserted'] / served / copy_rate:.3f} of COPY in this run")
+        # Where the cycle's time over that bound goes: the watched host's connections unused before
+        # they were first all busy (its feeds come up in slug order, no faster than the farm serves
+        # the rest) and after they last were (its last stalls end one by one: which feeds stall is
+        # not known ahead, so they cannot be started first).
+        spans = stats.get("watched_spans") if stats.get("watched_host") == host else None
+        window = saturation(spans, stats["max_per_host"]) if spans else None
+        if window:
+            capacity = stats["max_per_host"]
+            print(f"{host}'s connections: all {capacity} busy from {window['full_from'] - launched:.1f} s to "
+                  f"{window['full_until'] - launched:.1f} s (in between, {window['idle_between'] / capacity:.1f} s of "
+                  f"the {capacity} went unused: the gaps between one answer and the next request); unused before "
+                  f"that {window['idle_before'] / capacity:.1f} s, after it {window['idle_after'] / capacity:.1f} s; "
+                  f"its last feed was answered at {window['last'] - launched:.1f} s")
 
 
 if __name__ == "__main__":

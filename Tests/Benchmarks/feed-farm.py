@@ -53,6 +53,12 @@ class Farm:
         # Seconds each host spent answering feed requests (stalls included): with max_per_host
         # connections, a host cannot finish before busy / max_per_host after its first request.
         self.busy_by_host = {}
+        # Each request to the host with the most stalling feeds, until the first /control/mark
+        # (the cold cycle): (start, end) in epoch seconds, so the bench can show when that host had
+        # every connection busy and how much of its capacity went unused before and after.
+        self.watched_host = max(self.slow_by_host.items(), key=lambda item: item[1])[0] if self.slow_by_host else None
+        self.watched_spans = []
+        self.marked = False
 
     def host_of(self, feed):
         return f"127.0.0.{(feed - 1) % self.args.hosts + 1}"
@@ -154,7 +160,8 @@ def make_handler(farm):
                              "slow_by_host": farm.slow_by_host, "slow_seconds": farm.args.slow_seconds,
                              "max_per_host": min(farm.args.per_host, farm.args.concurrency),
                              "first_request_at": farm.first_request_at,
-                             "busy_by_host": {host: round(busy, 4) for host, busy in farm.busy_by_host.items()}}
+                             "busy_by_host": {host: round(busy, 4) for host, busy in farm.busy_by_host.items()},
+                             "watched_host": farm.watched_host, "watched_spans": farm.watched_spans}
                 return self.reply(200, json.dumps(stats).encode(), "application/json")
             self.reply(404, b"not found")
 
@@ -163,6 +170,7 @@ def make_handler(farm):
             if url.path == "/control/mark":
                 with farm.lock:
                     farm.distinct.clear()
+                    farm.marked = True
                 return self.reply(204)
             if url.path == "/control/advance":
                 query = parse_qs(url.query)
@@ -179,12 +187,15 @@ def make_handler(farm):
 
         def feed(self, feed):
             started = time.monotonic()
+            started_epoch = time.time()
             try:
                 self.answer_feed(feed)
             finally:
                 host = self.server.server_address[0]
                 with farm.lock:
                     farm.busy_by_host[host] = farm.busy_by_host.get(host, 0.0) + time.monotonic() - started
+                    if host == farm.watched_host and not farm.marked:
+                        farm.watched_spans.append((started_epoch, time.time()))
 
         def answer_feed(self, feed):
             with farm.lock:
