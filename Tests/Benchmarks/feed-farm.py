@@ -55,7 +55,8 @@ class Farm:
         self.busy_by_host = {}
         # Each request to the host with the most stalling feeds, until the first /control/mark
         # (the cold cycle): (start, end) in epoch seconds, so the bench can show when that host had
-        # every connection busy and how much of its capacity went unused before and after.
+        # every connection busy and how much of its capacity went unused before and after. At most
+        # one span per feed, so a farm that is never marked (`make demo`) does not grow.
         self.watched_host = max(self.slow_by_host.items(), key=lambda item: item[1])[0] if self.slow_by_host else None
         self.watched_spans = []
         self.marked = False
@@ -194,7 +195,7 @@ def make_handler(farm):
                 host = self.server.server_address[0]
                 with farm.lock:
                     farm.busy_by_host[host] = farm.busy_by_host.get(host, 0.0) + time.monotonic() - started
-                    if host == farm.watched_host and not farm.marked:
+                    if host == farm.watched_host and not farm.marked and len(farm.watched_spans) < farm.args.feeds:
                         farm.watched_spans.append((started_epoch, time.time()))
 
         def answer_feed(self, feed):
