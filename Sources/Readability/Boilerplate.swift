@@ -152,10 +152,12 @@ extension Extractor {
         "read next",
     ]
     static let callToActionLines = LiteralPrefixes(callToActionPrefixes)
+    static let trailingBlockTags = TagSet(["p", "li", "div", "h2", "h3", "h4", "h5", "h6", "figure", "ul", "ol"])
+    static let linkColumnTags = TagSet(["ul", "ol", "div", "td", "section", "table"])
 
     func removeBoilerplateAfterGrab(_ content: DNode) {
         removeOtherStories(content)
-        for block in content.elements(["p", "li", "div", "h2", "h3", "h4", "h5", "h6", "figure", "ul", "ol"]).reversed()
+        for block in content.elements(Self.trailingBlockTags).reversed()
         where block.parent != nil {
             let length = block.innerTextLength
             guard length > 0, length < 200 else { continue }
@@ -171,7 +173,7 @@ extension Extractor {
         }
         // Containers dense with links to this site (more-stories lists, in-page "key events"
         // menus, link columns); in-page links count fully here, unlike Readability's 0.3 for `#`.
-        for block in content.elements(["ul", "ol", "div", "td", "section", "table"]).reversed() where block.parent != nil {
+        for block in content.elements(Self.linkColumnTags).reversed() where block.parent != nil {
             let length = block.innerTextLength
             if block.tag == "ul" || block.tag == "ol" ? siteLinkDensity(block) > 0.6 : (length < 300 && siteLinkDensity(block) > 0.6) {
                 block.remove()

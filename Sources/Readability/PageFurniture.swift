@@ -43,8 +43,12 @@ extension Extractor {
         "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
     ]
 
+    static let furnitureBlockTags = TagSet(["p", "li", "div", "h2", "h3", "h4", "h5", "h6", "blockquote", "figcaption", "span"])
+    static let pullQuoteTags = TagSet(["h2", "h3", "h4", "h5", "h6", "blockquote", "aside"])
+    static let aboutBlockTags = TagSet(["p", "h2", "h3", "h4", "h5", "h6"])
+
     func removePageFurniture(_ content: DNode) {
-        var blocks = content.elements(["p", "li", "div", "h2", "h3", "h4", "h5", "h6", "blockquote", "figcaption", "span"])
+        var blocks = content.elements(Self.furnitureBlockTags)
             .filter { $0.parent != nil }
         removeHeadLines(blocks)
         blocks = blocks.filter { $0.parent != nil }
@@ -238,7 +242,7 @@ extension Extractor {
 
     /// A heading or quote block whose words are a sentence of the body: a pull quote.
     private func removePullQuotes(_ content: DNode) {
-        let candidates = content.elements(["h2", "h3", "h4", "h5", "h6", "blockquote", "aside"]).compactMap { candidate in
+        let candidates = content.elements(Self.pullQuoteTags).compactMap { candidate in
             let text = Self.comparable(candidate.innerText)
             return text.utf8.count >= Self.pullQuoteMinimumLength && text.split(separator: " ").count >= 5 ? (candidate, text) : nil
         }
@@ -279,7 +283,7 @@ extension Extractor {
     /// Press-release boilerplate at the end: "About Acme: Acme is ..." or an "About Acme" heading
     /// and what follows it.
     private func removeTrailingAboutBlock(_ content: DNode) {
-        let blocks = content.elements(["p", "h2", "h3", "h4", "h5", "h6"])
+        let blocks = content.elements(Self.aboutBlockTags)
         var tailLength = 0
         for block in blocks.reversed() where block.parent != nil {
             let text = block.innerText.trimmingASCIIWhitespace()

@@ -50,8 +50,12 @@ extension Extractor {
         }
     }
 
+    static let titleHeadingTags = TagSet(["h1", "h2"])
+    static let lazyImageTags = TagSet(["img", "picture", "figure"])
+    static let imageTags = TagSet(["img", "picture"])
+
     func cleanHeaders(_ root: DNode) {
-        for heading in root.elements(["h1", "h2"]).reversed() where classWeight(heading) < 0 {
+        for heading in root.elements(Self.titleHeadingTags).reversed() where classWeight(heading) < 0 {
             heading.remove()
         }
     }
@@ -99,7 +103,7 @@ extension Extractor {
     /// `_fixLazyImages`: promotes data-src / data-srcset (any attribute naming an image file)
     /// to src / srcset and drops tiny base64 placeholders.
     func fixLazyImages(_ root: DNode) {
-        for element in root.elements(["img", "picture", "figure"]) {
+        for element in root.elements(Self.lazyImageTags) {
             if let src = element.attribute("src"), let mime = base64DataMime(src) {
                 if mime == "image/svg+xml" { continue }
                 let hasOtherImage = element.attributes.contains { $0.name != "src" && Regexps.hasImageExtension($0.value) }
@@ -116,7 +120,7 @@ extension Extractor {
                 guard let target = lazyTarget(attribute.value) else { continue }
                 if element.tag == "img" || element.tag == "picture" {
                     element.setAttribute(target, attribute.value)
-                } else if element.tag == "figure" && element.elements(["img", "picture"]).isEmpty {
+                } else if element.tag == "figure" && element.elements(Self.imageTags).isEmpty {
                     let img = arena.element("img")
                     img.setAttribute(target, attribute.value)
                     element.appendChild(img)

@@ -3,6 +3,8 @@
 extension Extractor {
     static let textishTags = TagSet(divToPElements.names + ["span", "li", "td"])
     static let headingTags = TagSet(["h1", "h2", "h3", "h4", "h5", "h6"])
+    static let listTags = TagSet(["ul", "ol"])
+    static let embedTags = TagSet(["object", "embed", "iframe"])
 
     func cleanConditionally(_ root: DNode, _ tag: String) {
         guard flags.contains(.cleanConditionally) else { return }
@@ -15,7 +17,7 @@ extension Extractor {
     private func shouldRemoveConditionally(_ node: DNode, _ tag: String) -> Bool {
         var isList = tag == "ul" || tag == "ol"
         if !isList {
-            let listLength = node.elements(["ul", "ol"]).reduce(0) { $0 + $1.innerTextLength }
+            let listLength = node.elements(Self.listTags).reduce(0) { $0 + $1.innerTextLength }
             let ownLength = node.innerTextLength
             isList = ownLength > 0 && Double(listLength) / Double(ownLength) > 0.9
         }
@@ -37,7 +39,7 @@ extension Extractor {
         let headingDensity = textDensity(node, Self.headingTags)
 
         var embedCount = 0
-        for embed in node.elements(["object", "embed", "iframe"]) {
+        for embed in node.elements(Self.embedTags) {
             if embed.attributes.contains(where: { Regexps.videoHosts.matches($0.value) }) { return false }
             embedCount += 1
         }

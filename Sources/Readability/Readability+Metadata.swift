@@ -120,7 +120,7 @@ extension Extractor {
             }
         } else if TextScan.contains(curTitle, ": ") {
             let trimmed = TextScan.trimmingWhitespace(curTitle)
-            let match = root.elements(["h1", "h2"]).contains {
+            let match = root.elements(Self.titleHeadingTags).contains {
                 TextScan.trimmingWhitespace($0.textContent) == trimmed
             }
             if !match, let lastColon = characters.lastIndex(of: ":"), let firstColon = characters.firstIndex(of: ":") {

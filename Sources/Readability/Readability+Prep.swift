@@ -43,8 +43,10 @@ extension Extractor {
         return false
     }
 
+    static let scriptTags = TagSet(["script", "noscript"])
+
     func removeScripts() {
-        for node in root.elements(["script", "noscript"]).reversed() { node.remove() }
+        for node in root.elements(Self.scriptTags).reversed() { node.remove() }
     }
 
     func prepDocument() {
