@@ -310,15 +310,19 @@ def main():
                   f"ratio <= {cold['inserted'] / served / copy_rate:.3f} of COPY in this run")
         # Where the cycle's time over that bound goes: the watched host's connections unused before
         # they were first all busy (its feeds come up in slug order, no faster than the farm serves
-        # the rest) and after they last were (its last stalls end one by one: which feeds stall is
-        # not known ahead, so they cannot be started first).
+        # the rest), in between (the configured politeness spaces request starts to one host; its
+        # normal feeds are answered in about 1 ms, so a freed connection waits out the spacing) and
+        # after they last were (its last stalls end one by one: which feeds stall is not known
+        # ahead, so they cannot be started first).
         spans = stats.get("watched_spans") if stats.get("watched_host") == host else None
         window = saturation(spans, stats["max_per_host"]) if spans else None
         if window:
             capacity = stats["max_per_host"]
             print(f"{host}'s connections: all {capacity} busy from {window['full_from'] - launched:.1f} s to "
                   f"{window['full_until'] - launched:.1f} s (in between, {window['idle_between'] / capacity:.1f} s of "
-                  f"the {capacity} went unused: the gaps between one answer and the next request); unused before "
+                  f"the {capacity} went unused: request starts to one host are spaced "
+                  f"{1000 / stats.get('per_host_rps', 0) if stats.get('per_host_rps') else 0:.0f} ms apart by the "
+                  f"config's per_host_requests_per_second); unused before "
                   f"that {window['idle_before'] / capacity:.1f} s, after it {window['idle_after'] / capacity:.1f} s; "
                   f"its last feed was answered at {window['last'] - launched:.1f} s")
 

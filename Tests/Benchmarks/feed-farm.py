@@ -162,7 +162,8 @@ def make_handler(farm):
                              "max_per_host": min(farm.args.per_host, farm.args.concurrency),
                              "first_request_at": farm.first_request_at,
                              "busy_by_host": {host: round(busy, 4) for host, busy in farm.busy_by_host.items()},
-                             "watched_host": farm.watched_host, "watched_spans": farm.watched_spans}
+                             "watched_host": farm.watched_host, "watched_spans": farm.watched_spans,
+                             "per_host_rps": farm.args.per_host_rps}
                 return self.reply(200, json.dumps(stats).encode(), "application/json")
             self.reply(404, b"not found")
 
