@@ -55,7 +55,7 @@ def cpu_seconds(pid):
 
 def saturation(spans, capacity):
     """When a host had all `capacity` connections busy, from (start, end) request spans: the first
-    and last such instant, and the connection-seconds left unused before and after them."""
+    and last such instant, and the connection-seconds left unused before, between and after them."""
     events = sorted([(start, 1) for start, _ in spans] + [(end, -1) for _, end in spans])
     busy, first_full, last_full = 0, None, None
     for instant, step in events:
@@ -318,13 +318,14 @@ def main():
         window = saturation(spans, stats["max_per_host"]) if spans else None
         if window:
             capacity = stats["max_per_host"]
+            rps = stats.get("per_host_rps") or 0
+            spacing = (f"request starts to one host are spaced {1000 / rps:.0f} ms apart by the config's "
+                       f"per_host_requests_per_second" if rps > 0 else "the gaps between one answer and the next request")
             print(f"{host}'s connections: all {capacity} busy from {window['full_from'] - launched:.1f} s to "
                   f"{window['full_until'] - launched:.1f} s (in between, {window['idle_between'] / capacity:.1f} s of "
-                  f"the {capacity} went unused: request starts to one host are spaced "
-                  f"{1000 / stats.get('per_host_rps', 0) if stats.get('per_host_rps') else 0:.0f} ms apart by the "
-                  f"config's per_host_requests_per_second); unused before "
-                  f"that {window['idle_before'] / capacity:.1f} s, after it {window['idle_after'] / capacity:.1f} s; "
-                  f"its last feed was answered at {window['last'] - launched:.1f} s")
+                  f"the {capacity} went unused: {spacing}); unused before that {window['idle_before'] / capacity:.1f} s, "
+                  f"after it {window['idle_after'] / capacity:.1f} s; its last feed was answered at "
+                  f"{window['last'] - launched:.1f} s")
 
 
 if __name__ == "__main__":
