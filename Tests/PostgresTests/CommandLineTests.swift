@@ -103,6 +103,29 @@ struct CommandLineTests {
         #expect(try await Self.run(["--once", "--prune"]).status == 64)
     }
 
+    /// The executable allocates with mimalloc (Package.swift says why). It replaces glibc's malloc
+    /// only while it comes before libc in DT_NEEDED, and only if it loads: both are checked on the
+    /// binary the tests built (this test binary does not link it).
+    @Test func theBinaryAllocatesWithMimalloc() async throws {
+        let readelf = Process()
+        readelf.executableURL = URL(fileURLWithPath: "/usr/bin/readelf")
+        readelf.arguments = ["--dynamic", "--wide", try builtBinary()]
+        let pipe = Pipe()
+        readelf.standardOutput = pipe
+        try readelf.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        readelf.waitUntilExit()
+        let needed = output.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        let mimalloc = needed.firstIndex { $0.contains("[libmimalloc.so") }
+        let libc = needed.firstIndex { $0.contains("[libc.so") }
+        #expect(mimalloc != nil && libc != nil, "DT_NEEDED: \(needed)")
+        if let mimalloc, let libc { #expect(mimalloc < libc, "mimalloc after libc: \(needed)") }
+        // MIMALLOC_VERBOSE makes the allocator report its start on stderr.
+        let help = try await Self.run(["--help"], environment: ["MIMALLOC_VERBOSE": "1"])
+        #expect(help.status == 0)
+        #expect(help.stderr.contains("mimalloc: "), "no mimalloc report: \(help.stderr.prefix(300))")
+    }
+
     /// These two run on the main thread without tasks; a list that names a URL still fetches it.
     @Test func checkConfigAndAListNamingAURL() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("list-\(UUID().uuidString.prefix(8))")

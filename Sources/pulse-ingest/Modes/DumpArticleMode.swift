@@ -1,4 +1,3 @@
-import CMalloc
 import Enrichment
 import FoundationEssentials
 import Glibc
@@ -38,7 +37,6 @@ struct DumpArticleMode {
     /// Pages are independent, so they are analysed on every core at once; the output keeps the
     /// order of the inputs.
     func run() async -> Int32 {
-        if inputs.count > 1 { Self.keepFreedMemory() }
         let fetcher = inputs.contains(where: Self.isURL) ? HTTPFetcher(configuration: fetcherConfiguration) : nil
         defer { fetcher?.shutdown() }
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, inputs.count))
@@ -79,16 +77,6 @@ struct DumpArticleMode {
             }
         }
         return status
-    }
-
-    /// A batch keeps what it frees for the next page. By default glibc hands large blocks and the
-    /// top of each heap back to the kernel (munmap, madvise) after every page, and with a thread per
-    /// core each hand-back interrupts every core to flush its TLB: on the 320-page bench that was
-    /// 8% of the process's CPU (system time 0.053 s -> 0.033 s, user 0.423 s -> 0.407 s, means of
-    /// six runs). The service is not changed: it gives memory back between cycles, as it should.
-    static func keepFreedMemory() {
-        _ = mallopt(M_MMAP_THRESHOLD, 16 << 20)
-        _ = mallopt(M_TRIM_THRESHOLD, 64 << 20)
     }
 
     /// A plain write(2): these are scratch outputs, and Foundation's Data.write syncs each file (an
