@@ -27,13 +27,19 @@ build: deps
 # libraries opened on first use (CLD2; ICU under libxml2) load the shared libstdc++ for themselves:
 # nothing C++ crosses between the two copies (pulse_cld2.cc passes C types, and CLD2 does not throw).
 # Without libstdc++.a (it comes with g++'s libstdc++-dev) the link stays as it was.
+#
+# -cross-module-optimization lets the optimiser inline and specialise across our small modules
+# (TextScan, TextKey and TagSlot are called from Readability, LanguageTagger and OpenGraph in their
+# inner loops): 0.8% fewer instructions on the 68-page extraction subset, and 0.6-2.8% less CPU on
+# the 340-page one pinned to one core (minimum and median of 20 interleaved rounds).
 STATIC_CXX := $(CURDIR)/.build/static-cxx
 release: deps
 	@mkdir -p $(STATIC_CXX); archive=$$(clang -print-file-name=libstdc++.a 2>/dev/null); \
 	  if [ -f "$$archive" ]; then ln -sf "$$archive" $(STATIC_CXX)/libstdc++.a; \
 	  else rm -f $(STATIC_CXX)/libstdc++.a; echo "make release: no libstdc++.a; libstdc++ stays shared" >&2; fi
 	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath \
-	  -Xlinker -L$(STATIC_CXX) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
+	  -Xlinker -L$(STATIC_CXX) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
+	  -Xswiftc -cross-module-optimization
 	@if readelf -d .build/release/pulse-ingest 2>/dev/null | grep -q 'NEEDED.*libstdc++'; then \
 	  echo "make release: libstdc++ is linked shared: every start pays ~0.5 ms to load it" >&2; fi
 	@if nm .build/release/pulse-ingest 2>/dev/null | grep -q ' __CFInitialize$$'; then \
