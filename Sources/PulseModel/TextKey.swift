@@ -26,9 +26,20 @@ public enum TextKey {
     /// half of the rule's own time. Two different keys share a fingerprint with a chance of about
     /// n^2 / 2^65 for n keys; the cost of one would be a sentence left out of a detection.
     public static func fingerprint(utf8 bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        let key = keyFingerprint(utf8: bytes)
+        return key.length == 0 ? nil : key.hash
+    }
+
+    /// The FNV-1a hash of `words(text)` and that key's length in UTF-8 bytes, without building it
+    /// (the extractor's repeated-caption rule needs both for every short block of a page).
+    public static func keyFingerprint<S: StringProtocol>(_ text: S) -> (hash: UInt64, length: Int) {
+        TextScan.withBytes(text) { keyFingerprint(utf8: $0) }
+    }
+
+    public static func keyFingerprint(utf8 bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt64, length: Int) {
         var writer = HashWriter()
         normalize(bytes, into: &writer)
-        return writer.count == 0 ? nil : writer.hash
+        return (writer.hash, writer.count)
     }
 
     private protocol Writer {

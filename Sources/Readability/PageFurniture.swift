@@ -63,20 +63,23 @@ extension Extractor {
             if tailLength > window { break }
             tailStart = index
         }
-        var seen: [String: Int] = [:]
+        // Keyed by the fingerprint of `comparable(lowered)` (TextKey.keyFingerprint): building each
+        // key String and hashing it again for the dictionary was a tenth of this pass. A collision
+        // between two different short lines (about n^2 / 2^65 for n lines) would remove the second.
+        var seen: [UInt64: Int] = [:]
         seen.reserveCapacity(blocks.count)
         for (index, block) in blocks.enumerated() where block.parent != nil {
             let text = texts[index].trimmingASCIIWhitespace()
             guard !text.isEmpty, text.utf8.count < Self.furnitureLineLimit else { continue }
             let lowered = text.lowercased()
-            let key = Self.comparable(lowered)
+            let key = TextKey.keyFingerprint(lowered)
             // The same short line twice (a caption repeated on every slide): keep the first only.
             // Longer blocks are left alone: a repeated paragraph is the page's choice, not chrome.
-            if key.utf8.count >= 12, text.utf8.count < Self.repeatedLineLimit, let first = seen[key], first != index {
+            if key.length >= 12, text.utf8.count < Self.repeatedLineLimit, let first = seen[key.hash], first != index {
                 block.remove()
                 continue
             }
-            seen[key] = index
+            seen[key.hash] = index
             if Self.furnitureLines.matchStart(of: lowered)
                 || Self.galleryControls.contains(lowered)
                 || Self.isGalleryCounter(lowered) || Self.isCreditOrCaptionLine(text)

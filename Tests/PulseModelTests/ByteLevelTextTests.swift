@@ -63,6 +63,8 @@ import Testing
             let key = TextKey.words(text)
             let print = text.utf8.withContiguousStorageIfAvailable { TextKey.fingerprint(utf8: $0) } ?? nil
             #expect(print == (key.isEmpty ? nil : fnv(key)), "\(text.debugDescription)")
+            let keyed = TextKey.keyFingerprint(text)
+            #expect(keyed.hash == fnv(key) && keyed.length == key.utf8.count, "\(text.debugDescription)")
             distinct.insert(key)
         }
         #expect(distinct.count > 1_000)  // the random texts are not all one key
