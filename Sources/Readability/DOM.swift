@@ -105,22 +105,26 @@ final class DNode {
 
     // MARK: Element navigation
 
-    var firstElementChild: DNode? {
-        var child = firstChild
-        while let current = child, !current.isElement { child = current.next }
-        return child
-    }
+    // The three below step over text nodes through the unretained links and take a reference
+    // only to the element they return: a strong reference per node stepped over was a retain and
+    // a release each, and the walks that call them visit every element of the page.
+    var firstElementChild: DNode? { Self.firstElement(from: firstChildLink, forward: true) }
 
-    var nextElementSibling: DNode? {
-        var sibling = next
-        while let current = sibling, !current.isElement { sibling = current.next }
-        return sibling
-    }
+    var nextElementSibling: DNode? { Self.firstElement(from: nextLink, forward: true) }
 
-    var previousElementSibling: DNode? {
-        var sibling = prev
-        while let current = sibling, !current.isElement { sibling = current.prev }
-        return sibling
+    var previousElementSibling: DNode? { Self.firstElement(from: prevLink, forward: false) }
+
+    /// The first element at or after (or before) `link` among its siblings.
+    private static func firstElement(from link: Unmanaged<DNode>?, forward: Bool) -> DNode? {
+        var cursor = link
+        while let current = cursor {
+            let (isElement, following) = current._withUnsafeGuaranteedRef {
+                ($0.kind == .element, forward ? $0.nextLink : $0.prevLink)
+            }
+            if isElement { return current.takeUnretainedValue() }
+            cursor = following
+        }
+        return nil
     }
 
     var childNodes: [DNode] {
@@ -134,8 +138,12 @@ final class DNode {
 
     var elementChildCount: Int {
         var count = 0
-        var child = firstChild
-        while let current = child { if current.isElement { count += 1 }; child = current.next }
+        var cursor = firstChildLink
+        while let current = cursor {
+            let (isElement, following) = current._withUnsafeGuaranteedRef { ($0.kind == .element, $0.nextLink) }
+            if isElement { count += 1 }
+            cursor = following
+        }
         return count
     }
 

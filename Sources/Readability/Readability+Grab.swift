@@ -137,10 +137,12 @@ extension Extractor {
     func nextElementInOrder(_ node: DNode, skipChildren: Bool = false) -> DNode? {
         if !skipChildren, let child = node.firstElementChild { return child }
         if let sibling = node.nextElementSibling { return sibling }
-        var current = node.parent
-        while let ancestor = current {
-            if let sibling = ancestor.nextElementSibling { return sibling }
-            current = ancestor.parent
+        // Up through the unretained links (the arena keeps every node alive): a strong reference
+        // per ancestor was a retain and a release each.
+        var cursor = node.parentLink
+        while let ancestor = cursor {
+            if let sibling = ancestor._withUnsafeGuaranteedRef({ $0.nextElementSibling }) { return sibling }
+            cursor = ancestor._withUnsafeGuaranteedRef { $0.parentLink }
         }
         return nil
     }
