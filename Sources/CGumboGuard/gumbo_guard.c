@@ -167,7 +167,7 @@ PulseGumboGuard *pulse_gumbo_parse(const char *buffer, size_t length, size_t max
                                    double max_cpu_seconds, int *status) {
     PulseGumboGuard *g = calloc(1, sizeof(PulseGumboGuard));
     if (!g) { *status = PULSE_GUMBO_MEMORY; return NULL; }
-    g->options = pulse_gumbo_default_options();
+    g->options = kGumboDefaultOptions;
     g->options.max_errors = 0;
     g->options.allocator = guarded_alloc;
     g->options.deallocator = guarded_free;

@@ -1,4 +1,4 @@
-/* libyaml, opened on first use like libxml2 and gumbo (Sources/CLazyLoad/lazy_load.c says why):
+/* libyaml, opened on first use like libxml2 (Sources/CLazyLoad/lazy_load.c says why):
    only `--check-config`, the service, `--once`, `--backfill` and `--prune` read feeds.yaml; the
    dump modes and `--help` never do, and linked it was loaded and relocated at their every start.
    One line per function YAMLTree calls. */

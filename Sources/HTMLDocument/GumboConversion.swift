@@ -132,10 +132,3 @@ enum GumboConversion {
         return result
     }
 }
-
-extension HTMLDocument {
-    /// Opens gumbo now. It is opened by the first parse otherwise (so modes that never parse HTML
-    /// do not load it); the service calls this at start, so a missing library stops it there, with
-    /// a message naming the package, rather than at its first article page.
-    public static func loadParser() { pulse_gumbo_load() }
-}

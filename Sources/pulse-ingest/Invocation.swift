@@ -6,7 +6,6 @@ import CLazyLoad
 import FeedParser
 import FoundationEssentials
 import Glibc
-import HTMLDocument
 import LanguageTagger
 import Logging
 import Observability
@@ -160,9 +159,8 @@ struct Invocation: Equatable, Sendable {
         }
         let context = try RunContext(configPath: configPath, logger: logger)
         if once || backfill || !(checkConfig || migrate || statusMode || prune) {
-            // The modes that tag languages and read article pages; the others never load either.
+            // The modes that tag languages; the others never load CLD2. (gumbo is linked in.)
             LanguageTagger.loadDetector()
-            HTMLDocument.loadParser()
         }
 
         let status: Int32

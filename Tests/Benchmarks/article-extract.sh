@@ -57,8 +57,11 @@ for folder in "${extra[@]}"; do
     [ -n "$folder" ] && pages+=(--pages "$folder")
 done
 # gumbo's own parse of the same pages: the floor our CPU per page is measured against.
+# Linked as pulse-ingest links gumbo, from Debian's static archive (Package.swift, CGumboGuard):
+# against the shared library the floor itself ran 10-20% slower, through gumbo's own PLT calls.
 # shellcheck disable=SC2046  # pkg-config prints several words on purpose
-cc -O2 -o "$out/gumbo-parse" "$here/gumbo-parse.c" $(pkg-config --cflags --libs gumbo) || die "could not compile gumbo-parse.c"
+cc -O2 -o "$out/gumbo-parse" "$here/gumbo-parse.c" $(pkg-config --cflags gumbo) -Wl,-l:libgumbo.a \
+    || die "could not compile gumbo-parse.c against libgumbo.a (Debian: libgumbo-dev)"
 scratch=${BENCH_SCRATCH:-}
 if [ -z "$scratch" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ]; then
     scratch=$(mktemp -d /dev/shm/pulse-bench-XXXXXX)

@@ -19,9 +19,4 @@ GumboOutput *pulse_gumbo_output(PulseGumboGuard *guard);
 size_t pulse_gumbo_peak_bytes(PulseGumboGuard *guard);
 /// Frees the output (with the whole arena) and the guard.
 void pulse_gumbo_destroy(PulseGumboGuard *guard);
-
-/// gumbo's default options (libgumbo is opened on first use: gumbo_functions.c).
-GumboOptions pulse_gumbo_default_options(void);
-/// Opens libgumbo now; a missing library ends the process with a message naming its package.
-void pulse_gumbo_load(void);
 #endif
