@@ -108,20 +108,20 @@ final class DNode {
     // The three below step over text nodes through the unretained links and take a reference
     // only to the element they return: a strong reference per node stepped over was a retain and
     // a release each, and the walks that call them visit every element of the page.
-    var firstElementChild: DNode? { Self.firstElement(from: firstChildLink, forward: true) }
+    var firstElementChild: DNode? { Self.elementLink(from: firstChildLink, forward: true)?.takeUnretainedValue() }
 
-    var nextElementSibling: DNode? { Self.firstElement(from: nextLink, forward: true) }
+    var nextElementSibling: DNode? { Self.elementLink(from: nextLink, forward: true)?.takeUnretainedValue() }
 
-    var previousElementSibling: DNode? { Self.firstElement(from: prevLink, forward: false) }
+    var previousElementSibling: DNode? { Self.elementLink(from: prevLink, forward: false)?.takeUnretainedValue() }
 
-    /// The first element at or after (or before) `link` among its siblings.
-    private static func firstElement(from link: Unmanaged<DNode>?, forward: Bool) -> DNode? {
+    /// The first element at or after (or before) `link` among its siblings, unretained.
+    static func elementLink(from link: Unmanaged<DNode>?, forward: Bool) -> Unmanaged<DNode>? {
         var cursor = link
         while let current = cursor {
             let (isElement, following) = current._withUnsafeGuaranteedRef {
                 ($0.kind == .element, forward ? $0.nextLink : $0.prevLink)
             }
-            if isElement { return current.takeUnretainedValue() }
+            if isElement { return current }
             cursor = following
         }
         return nil
@@ -138,11 +138,10 @@ final class DNode {
 
     var elementChildCount: Int {
         var count = 0
-        var cursor = firstChildLink
+        var cursor = Self.elementLink(from: firstChildLink, forward: true)
         while let current = cursor {
-            let (isElement, following) = current._withUnsafeGuaranteedRef { ($0.kind == .element, $0.nextLink) }
-            if isElement { count += 1 }
-            cursor = following
+            count += 1
+            cursor = Self.elementLink(from: current._withUnsafeGuaranteedRef { $0.nextLink }, forward: true)
         }
         return count
     }

@@ -141,8 +141,9 @@ extension Extractor {
         // per ancestor was a retain and a release each.
         var cursor = node.parentLink
         while let ancestor = cursor {
-            if let sibling = ancestor._withUnsafeGuaranteedRef({ $0.nextElementSibling }) { return sibling }
-            cursor = ancestor._withUnsafeGuaranteedRef { $0.parentLink }
+            let (next, parent) = ancestor._withUnsafeGuaranteedRef { ($0.nextLink, $0.parentLink) }
+            if let sibling = DNode.elementLink(from: next, forward: true) { return sibling.takeUnretainedValue() }
+            cursor = parent
         }
         return nil
     }

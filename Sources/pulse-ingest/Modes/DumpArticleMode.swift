@@ -108,8 +108,8 @@ struct DumpArticleMode {
     /// page. Only a readable file reaches it, so `.` and `..` (folders) never do.
     static func baseName(_ path: String) -> String {
         // On the UTF-8 bytes: "/" and "." are ASCII, never part of another scalar. Counting
-        // Characters (`count > 1` at every step) walked the whole path each time, about 17,000
-        // instructions a page.
+        // Characters (`count > 1` at every step) walked the whole path each time (measured: about
+        // 1,000 instructions a page of the extraction bench).
         let bytes = Array(path.utf8)
         var end = bytes.count
         while end > 1, bytes[end - 1] == 0x2F { end -= 1 }
