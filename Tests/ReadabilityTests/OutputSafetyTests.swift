@@ -108,6 +108,26 @@ struct PathologicalTests {
         #expect(article.text.count <= ReadabilityOptions().maxTextLength)
     }
 
+    /// The repeated-line rule (`removePageFurniture`) on its worst shape: 20,000 short lines
+    /// inside the article, two captions alternating. Each line is keyed once (a fingerprint of
+    /// at most `furnitureLineLimit` bytes), so the pass is linear in the lines; the walks that find
+    /// them are counted by the visit meter, which stays far inside its budget, and each caption is
+    /// kept once.
+    @Test func twentyThousandRepeatedCaptionsAreKeptOnce() throws {
+        let captions = ["Photo: the harbour at dawn, seen from the northern pier.",
+                        "Photo: fishing boats tied up along the old eastern quay."]
+        let lines = (0..<20_000).map { "<p>\(captions[$0 % 2])</p>" }.joined()
+        let html = page(body: "<div class=story>" + fillerParagraphs() + lines + fillerParagraphs() + "</div>")
+        let document = try HTMLDocument.parse(html: html)
+        let extractor = Extractor(document: document, url: "https://x.example/", options: .init())
+        let article = try #require(extractor.parse())
+        #expect(article.text.contains(filler[0]))
+        for caption in captions {
+            #expect(article.text.components(separatedBy: caption).count - 1 <= 1, "\(caption) kept more than once")
+        }
+        #expect(extractor.arena.meter.visits < extractor.arena.meter.limit / 4, "visits \(extractor.arena.meter.visits)")
+    }
+
     @Test func unclosedEverythingGivesBoundedResult() throws {
         let html = "<html><body><div class=story><p>" + filler.joined(separator: "<p>") + "<table><tr><td><ul><li>item<li>item<div><span><a href=/x>link"
         let article = try #require(try extract(html))
