@@ -201,6 +201,7 @@ def main():
     parser.add_argument("--items", type=int, default=30)
     parser.add_argument("--hosts", type=int, default=20)
     parser.add_argument("--farm-port", type=int, default=18080)
+    parser.add_argument("--slow-placement", choices=("spread", "stride"), default="spread")
     parser.add_argument("--metrics-port", type=int, default=19464)
     parser.add_argument("--timeout", type=float, default=900)
     parser.add_argument("--idle-seconds", type=float, default=20)
@@ -213,7 +214,8 @@ def main():
 
     farm = subprocess.Popen([sys.executable, os.path.join(here, "feed-farm.py"), "--port", str(args.farm_port),
                              "--feeds", str(args.feeds), "--items", str(args.items), "--hosts", str(args.hosts),
-                             "--config-out", config], stdout=subprocess.PIPE, text=True)
+                             "--slow-placement", args.slow_placement, "--config-out", config],
+                            stdout=subprocess.PIPE, text=True)
     daemon = None
     try:
         print(farm.stdout.readline().strip(), file=sys.stderr)
@@ -261,7 +263,7 @@ def main():
 
     copy_rate = total_rows / copy_seconds
     print(f"\nDaemon on a loopback farm: {args.feeds} feeds x {args.items} items on {args.hosts} hosts "
-          f"({cold['stats']['failing']} failing, {cold['stats']['slow']} slow), enrichment off, "
+          f"({cold['stats']['failing']} failing, {cold['stats']['slow']} slow, placed {args.slow_placement}), enrichment off, "
           f"binary {args.binary}")
     print(f"{'cycle':<6} {'wall s':>7} {'sources/s':>10} {'articles':>9} {'articles/s':>11} "
           f"{'CPU s/1k art':>13} {'HTTP 200/304/500':>17}")

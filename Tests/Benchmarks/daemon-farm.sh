@@ -8,6 +8,9 @@
 #   BENCH_FEEDS        feeds in the farm               (default 2000)
 #   BENCH_ITEMS        items per feed                  (default 30)
 #   BENCH_HOSTS        loopback addresses serving them (default 20)
+#   BENCH_SLOW_PLACEMENT  spread (default): the 1% of feeds that stall 2 s sit on different hosts;
+#                      stride: every 100th feed, all on one host at 20 hosts (this bench until
+#                      2026-11-27), where that host's 4 connections alone take 10 s
 #   BENCH_FARM_PORT    the farm's port                 (default 18080)
 #   PULSE_PG_PORT      the private cluster's port      (default: see .ci/local-postgres)
 # Uses a scratch database `pulse_bench` in the private cluster (started, and stopped again if it
@@ -35,5 +38,5 @@ psql "$admin" -X -q -c "DROP DATABASE IF EXISTS pulse_bench" -c "CREATE DATABASE
 rm -rf "$work" && mkdir -p "$work"
 python3 "$here/daemon-farm.py" --binary "$bin" --database-url "${base%/*}/pulse_bench" --work "$work" \
     --feeds "${BENCH_FEEDS:-2000}" --items "${BENCH_ITEMS:-30}" --hosts "${BENCH_HOSTS:-20}" \
-    --farm-port "${BENCH_FARM_PORT:-18080}"
+    --farm-port "${BENCH_FARM_PORT:-18080}" --slow-placement "${BENCH_SLOW_PLACEMENT:-spread}"
 psql "$admin" -X -q -c "DROP DATABASE IF EXISTS pulse_bench"

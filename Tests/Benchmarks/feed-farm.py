@@ -34,6 +34,21 @@ WORDS = ("council budget transit harbour storm vaccine election market rail stri
          "climate court school river festival league bridge housing data science health farm").split()
 
 
+def slow_feeds(feeds, hosts, every, placement):
+    """The feeds that stall: one in `every`, placed on the hosts as `placement` says.
+
+    "stride" takes every Nth feed. Feeds sit on hosts round-robin, so when N is a multiple of the
+    host count (the defaults: 100 and 20) every stalling feed lands on one host, and that host's
+    max_per_host connections alone set the cold cycle (20 stalls of 2 s, 4 at a time: 10 s).
+    "spread" (the default since 2026-11-27) moves the k-th of them k % hosts places back, so they
+    fall on different hosts, as slow publishers do on the internet; the count is the same."""
+    if not every:
+        return set()
+    if placement == "stride" or every == 1:
+        return set(range(every, feeds + 1, every))
+    return {k * every - k % hosts for k in range(1, feeds // every + 1)}
+
+
 class Farm:
     def __init__(self, args):
         self.args = args
@@ -44,7 +59,7 @@ class Farm:
         self.by_status = {}
         self.distinct = set()
         self.now = datetime.datetime.now(datetime.timezone.utc)
-        self.slow = {n for n in range(1, args.feeds + 1) if args.slow_every and n % args.slow_every == 0}
+        self.slow = slow_feeds(args.feeds, args.hosts, args.slow_every, args.slow_placement)
         self.failing = {n for n in range(1, args.feeds + 1) if args.fail_every and n % args.fail_every == 7}
         self.slow_by_host = {}
         for n in self.slow:
@@ -258,6 +273,9 @@ def main():
     parser.add_argument("--hosts", type=int, default=20, help="loopback addresses 127.0.0.1..127.0.0.H")
     parser.add_argument("--slow-every", type=int, default=100, help="every Nth feed stalls (0: none)")
     parser.add_argument("--slow-seconds", type=float, default=2.0)
+    parser.add_argument("--slow-placement", choices=("spread", "stride"), default="spread",
+                        help="spread: the stalling feeds fall on consecutive hosts; stride: every Nth feed, "
+                             "which puts them all on one host when N is a multiple of --hosts")
     parser.add_argument("--fail-every", type=int, default=50, help="feeds with N %% this == 7 answer 500")
     parser.add_argument("--config-out", help="write a feeds.yaml for the farm here")
     parser.add_argument("--concurrency", type=int, default=32, help="fetch.max_concurrent_fetches in the config")
