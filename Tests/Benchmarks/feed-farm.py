@@ -74,6 +74,7 @@ class Farm:
         # one span per feed, so a farm that is never marked (`make demo`) does not grow.
         self.watched_host = max(self.slow_by_host.items(), key=lambda item: item[1])[0] if self.slow_by_host else None
         self.watched_spans = []
+        self.last_stall_at = None   # epoch seconds the last stalling request of the cold cycle began
         self.marked = False
 
     def host_of(self, feed):
@@ -178,7 +179,7 @@ def make_handler(farm):
                              "first_request_at": farm.first_request_at,
                              "busy_by_host": {host: round(busy, 4) for host, busy in farm.busy_by_host.items()},
                              "watched_host": farm.watched_host, "watched_spans": farm.watched_spans,
-                             "per_host_rps": farm.args.per_host_rps}
+                             "per_host_rps": farm.args.per_host_rps, "last_stall_at": farm.last_stall_at}
                 return self.reply(200, json.dumps(stats).encode(), "application/json")
             self.reply(404, b"not found")
 
@@ -222,6 +223,9 @@ def make_handler(farm):
                 farm.count(404)
                 return self.reply(404, b"no such feed")
             if feed in farm.slow:
+                with farm.lock:
+                    if not farm.marked:   # the cold cycle: when its last stall began
+                        farm.last_stall_at = max(farm.last_stall_at or 0.0, time.time())
                 time.sleep(farm.args.slow_seconds)
             if feed in farm.failing:
                 farm.count(500, feed)
