@@ -278,7 +278,7 @@ def main():
     parser.add_argument("--slow-every", type=int, default=100, help="every Nth feed stalls (0: none)")
     parser.add_argument("--slow-seconds", type=float, default=2.0)
     parser.add_argument("--slow-placement", choices=("spread", "stride"), default="spread",
-                        help="spread: the stalling feeds fall on consecutive hosts; stride: every Nth feed, "
+                        help="spread: the stalling feeds fall on different hosts; stride: every Nth feed, "
                              "which puts them all on one host when N is a multiple of --hosts")
     parser.add_argument("--fail-every", type=int, default=50, help="feeds with N %% this == 7 answer 500")
     parser.add_argument("--config-out", help="write a feeds.yaml for the farm here")
