@@ -275,7 +275,7 @@ def main():
     parser.add_argument("--items", type=int, default=30)
     parser.add_argument("--new-items", type=int, default=5, help="items a feed publishes per /control/advance")
     parser.add_argument("--hosts", type=int, default=20, help="loopback addresses 127.0.0.1..127.0.0.H")
-    parser.add_argument("--slow-every", type=int, default=100, help="every Nth feed stalls (0: none)")
+    parser.add_argument("--slow-every", type=int, default=100, help="one feed in N stalls (0: none; where: --slow-placement)")
     parser.add_argument("--slow-seconds", type=float, default=2.0)
     parser.add_argument("--slow-placement", choices=("spread", "stride"), default="spread",
                         help="spread: the stalling feeds fall on different hosts; stride: every Nth feed, "
