@@ -284,8 +284,11 @@ struct CommandLineTests {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let texts = try await Self.run(["--dump-article", "--text", "--out-dir", out] + inputs.filter { !$0.contains("missing") })
         #expect(texts.status == 0)
+        let jsonTexts = zip(objects, numbers).compactMap { object, number in number.map { _ in object["text"] as? String } }
         for number in 1...6 {
             let text = try String(contentsOfFile: out + "/page-\(number).txt", encoding: .utf8)
+            // `--text` skips the language and metadata the JSON prints: the text must not change.
+            #expect(text == jsonTexts[number - 1])
             #expect(text.hasPrefix("Page \(number) marker."))
             #expect(text.components(separatedBy: "\n\n").count == 5)
             #expect(!text.contains("Home"))
