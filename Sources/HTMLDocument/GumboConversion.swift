@@ -9,17 +9,32 @@ enum GumboConversion {
         var truncated: Bool
     }
 
+    /// Script text left out of gumbo's input, to be put back (`InertText`): keyed by its offset in
+    /// that input, which is where the script's start tag ends.
+    struct Restoring {
+        var source: [UInt8]
+        var texts: [Int: Range<Int>]
+        static let none = Restoring(source: [], texts: [:])
+    }
+
     /// `expectedElements` (the pre-scan's count) sizes the node array once: growing it by doubling
     /// moved every node several times.
-    static func convert(_ utf8: [UInt8], limits: HTMLParseLimits, expectedElements: Int) throws -> Result {
+    static func convert(_ utf8: [UInt8], limits: HTMLParseLimits, expectedElements: Int,
+                        restoring: Restoring = .none) throws -> Result {
+        try utf8.withUnsafeBufferPointer { buffer in
+            // gumbo's tree points into the input (original tag text): it is read inside this closure.
+            try buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buffer.count, 1)) { input in
+                try convert(input, count: buffer.count, limits: limits, expectedElements: expectedElements, restoring: restoring)
+            }
+        }
+    }
+
+    private static func convert(_ input: UnsafePointer<CChar>, count: Int, limits: HTMLParseLimits, expectedElements: Int,
+                                restoring: Restoring) throws -> Result {
         // The guard counts gumbo's allocations and CPU time and abandons the parse past either
         // budget: the pre-scan (MarkupEstimate) refuses the known shapes, this bounds the rest.
         var status: Int32 = 0
-        let guarded: OpaquePointer? = utf8.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buffer.count, 1)) {
-                pulse_gumbo_parse($0, buffer.count, limits.maxParserMemory, limits.parserCPUSeconds, &status)
-            }
-        }
+        let guarded = pulse_gumbo_parse(input, count, limits.maxParserMemory, limits.parserCPUSeconds, &status)
         guard let guarded else {
             switch Int(status) {
             case Int(PULSE_GUMBO_MEMORY): throw HTMLDocumentError.parserMemoryExceeded(limitBytes: limits.maxParserMemory)
@@ -31,7 +46,8 @@ enum GumboConversion {
         guard let output = pulse_gumbo_output(guarded), let document = output.pointee.document else {
             throw HTMLDocumentError.parserFailed
         }
-        return try copyTree(from: document, limits: limits, expectedElements: expectedElements)
+        return try copyTree(from: document, limits: limits, expectedElements: expectedElements,
+                            input: UnsafeRawPointer(input), restoring: restoring)
     }
 
     private struct Pending {
@@ -41,7 +57,7 @@ enum GumboConversion {
     }
 
     private static func copyTree(from document: UnsafeMutablePointer<GumboNode>, limits: HTMLParseLimits,
-                                 expectedElements: Int) throws -> Result {
+                                 expectedElements: Int, input: UnsafeRawPointer, restoring: Restoring) throws -> Result {
         var nodes: [HTMLDocument.Node] = []
         // About as many text nodes as elements; gumbo adds html/head/body when the markup has none.
         nodes.reserveCapacity(2 * min(max(expectedElements, 0), limits.maxElements) + 8)
@@ -63,7 +79,11 @@ enum GumboConversion {
                 nodes.append(HTMLDocument.Node(kind: .element, tag: tag, tagSlot: slot, attributes: attributes(element),
                                                text: "", parent: HTMLDocument.NodeID(index: item.parent), subtreeEnd: index + 1))
                 if item.depth >= limits.maxDepth {
-                    truncated = truncated || element.children.length > 0
+                    truncated = truncated || element.children.length > 0 || restoredText(of: element, input, restoring) != nil
+                } else if let text = restoredText(of: element, input, restoring) {
+                    // Its only child, as gumbo would have made it from the same bytes.
+                    nodes.append(HTMLDocument.Node(kind: .text, tag: "", tagSlot: TagSlot.none, attributes: [], text: text,
+                                                   parent: HTMLDocument.NodeID(index: index), subtreeEnd: index + 2))
                 } else {
                     pushChildren(of: element.children, parent: index, depth: item.depth + 1, onto: &stack)
                 }
@@ -84,6 +104,16 @@ enum GumboConversion {
             nodes[parent].subtreeEnd = max(nodes[parent].subtreeEnd, nodes[index].subtreeEnd)
         }
         return Result(nodes: nodes, truncated: truncated)
+    }
+
+    /// The text `InertText` took out of this script element, if it is one of those: its start tag
+    /// ends where the text was. Only a childless `<script>` from the input can be.
+    private static func restoredText(of element: GumboElement, _ input: UnsafeRawPointer, _ restoring: Restoring) -> String? {
+        guard !restoring.texts.isEmpty, element.children.length == 0, element.tag == GUMBO_TAG_SCRIPT,
+              let tag = element.original_tag.data, element.original_tag.length > 0 else { return nil }
+        let end = input.distance(to: UnsafeRawPointer(tag)) + element.original_tag.length
+        guard let range = restoring.texts[end] else { return nil }
+        return String(decoding: restoring.source[range], as: UTF8.self)
     }
 
     private static func pushChildren(of vector: GumboVector, parent: Int, depth: Int, onto stack: inout [Pending]) {

@@ -83,8 +83,14 @@ public struct HTMLDocument: Sendable {
         }
         var inert = InertText(enabled: limits.leavesOutScriptAndStyleText)
         let elements = try MarkupEstimate.check(utf8, limits: limits, inertText: &inert)
-        let input = inert.ranges.isEmpty ? utf8 : inert.removing(from: utf8)
-        let converted = try GumboConversion.convert(input, limits: limits, expectedElements: elements)
+        let converted: GumboConversion.Result
+        if inert.ranges.isEmpty {
+            converted = try GumboConversion.convert(utf8, limits: limits, expectedElements: elements)
+        } else {
+            let (input, restoring) = inert.removing(from: utf8)
+            converted = try GumboConversion.convert(input, limits: limits, expectedElements: elements,
+                                                    restoring: GumboConversion.Restoring(source: utf8, texts: restoring))
+        }
         return HTMLDocument(nodes: converted.nodes, encoding: encoding, depthTruncated: converted.truncated)
     }
 }

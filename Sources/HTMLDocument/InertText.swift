@@ -15,10 +15,17 @@ import Darwin
 /// ignores a `<style>` start tag), and, inside SVG or MathML, any element but plain drawing ones
 /// (breakout tags and integration points change where foreign content ends).
 /// Scripts whose attributes mention `json` (JSON-LD, which OpenGraph reads) or hold a character
-/// reference keep their text.
+/// reference keep their text. It leaves gumbo's input too, and the conversion puts it back as the
+/// script's text node (`restores`): gumbo would turn it into the same text one code point at a
+/// time (a tenth of a small page's parse). Only text gumbo passes through unchanged is moved: a
+/// script ended by its end tag, with no character gumbo's input stream rewrites (CR, NUL, the
+/// controls and noncharacters it replaces with U+FFFD); any other stays in gumbo's input.
 struct InertText {
     let enabled: Bool
+    /// Every range left out of gumbo's input, in order.
     private(set) var ranges: [Range<Int>] = []
+    /// For each of `ranges`: true when its text is put back (`removing(from:)` says where).
+    private(set) var restores: [Bool] = []
     /// Byte comparisons made looking for `<!--` and `json`: at most 4 per byte of script text and
     /// script attributes (read by the worst-case test).
     private(set) var comparisons = 0
@@ -64,9 +71,43 @@ struct InertText {
             }
             let attributes = scanner.attributeBytes
             if Self.contains(scanner.bytes, attributes, Self.json, comparisons: &comparisons)
-                || scanner.bytes[attributes].contains(0x26) { return }   // `&`: a reference may spell "json"
+                || scanner.bytes[attributes].contains(0x26) {   // `&`: a reference may spell "json"
+                // Unterminated, the text runs to the end of input, where gumbo's tokenizer reads
+                // a trailing `</script` as text: left in, rather than reasoned about.
+                if text.upperBound < scanner.bytes.count, Self.passesThroughGumbo(scanner.bytes, text) {
+                    ranges.append(text)
+                    restores.append(true)
+                }
+                return
+            }
         }
         ranges.append(text)
+        restores.append(false)
+    }
+
+    /// True when gumbo's input stream would hand every code point of `range` (valid UTF-8) to the
+    /// tokenizer unchanged: no CR (folded into LF), no NUL, and none of the code points gumbo's
+    /// `utf8_is_invalid_code_point` replaces with U+FFFD (C0 controls but tab, LF and FF; DEL
+    /// and C1 controls; U+FDD0-U+FDEF; U+xFFFE and U+xFFFF).
+    static func passesThroughGumbo(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0C { return false }
+                if byte == 0x7F { return false }
+                index += 1
+                continue
+            }
+            // Lead bytes of valid UTF-8: 0xC2-0xDF two bytes, 0xE0-0xEF three, 0xF0-0xF4 four.
+            let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+            guard index + length <= range.upperBound else { return false }
+            var scalar = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+            for offset in 1..<length { scalar = scalar << 6 | UInt32(bytes[index + offset] & 0x3F) }
+            if scalar <= 0x9F || (0xFDD0...0xFDEF).contains(scalar) || scalar & 0xFFFE == 0xFFFE { return false }
+            index += length
+        }
+        return true
     }
 
     /// `needle` (lower-case ASCII) inside `range` of `bytes`, ASCII letters compared without case.
@@ -101,16 +142,19 @@ struct InertText {
         return false
     }
 
-    /// `bytes` without the collected ranges.
-    func removing(from bytes: [UInt8]) -> [UInt8] {
+    /// `bytes` without the collected ranges, and where each text to put back was: its offset in
+    /// the result (the end of its script's start tag) to its range in `bytes`.
+    func removing(from bytes: [UInt8]) -> (bytes: [UInt8], restoring: [Int: Range<Int>]) {
         var result: [UInt8] = []
+        var restoring: [Int: Range<Int>] = [:]
         result.reserveCapacity(bytes.count - ranges.reduce(0) { $0 + $1.count })
         var start = 0
-        for range in ranges {
+        for (range, restores) in zip(ranges, restores) {
             result.append(contentsOf: bytes[start..<range.lowerBound])
+            if restores { restoring[result.count] = range }
             start = range.upperBound
         }
         result.append(contentsOf: bytes[start...])
-        return result
+        return (result, restoring)
     }
 }
