@@ -13,7 +13,7 @@ import Darwin
 /// text. Collection stops for the rest of the page at anything that could make them disagree:
 /// a script with `<!--` (script-data escape states), `<select>` and `<frameset>` (where gumbo
 /// ignores a `<style>` start tag), and, inside SVG or MathML, any element but plain drawing ones
-/// (breakout tags and integration points change where foreign content ends).
+/// (breakout tags and integration points change where foreign content ends) or a CDATA section.
 /// Scripts whose attributes mention `json` (JSON-LD, which OpenGraph reads) or hold a character
 /// reference keep their text. It leaves gumbo's input too, and the conversion puts it back as the
 /// script's text node (`restores`): gumbo would turn it into the same text one code point at a
@@ -32,6 +32,9 @@ struct InertText {
     private var stopped = false
     static let commentOpen = Array("<!--".utf8)
     static let json = Array("json".utf8)
+    /// In SVG a CDATA section runs to `]]>` (or the end of input) as text, tags and all; the
+    /// pre-scan reads `<![CDATA[` as a bogus comment ending at the next `>`.
+    static let cdataOpen = Array("<![cdata[".utf8)
 
     init(enabled: Bool) { self.enabled = enabled }
 
@@ -44,6 +47,8 @@ struct InertText {
     /// `<svg>` elements open, counted here rather than with the pre-scan's generous counter: only
     /// plain drawing elements may come and go inside, so `</svg>` closes what gumbo closes.
     private var openSVG = 0
+    /// Where the outermost open `<svg>`'s content starts.
+    private var svgContentStart = 0
 
     mutating func observe(_ tag: TagScanner.Tag, scanner: TagScanner) {
         guard !stopped else { return }
@@ -54,7 +59,17 @@ struct InertText {
                 return
             }
             if traits.contains(.svg) {
-                if tag.isEnd { openSVG -= 1 } else if !tag.selfClosing { openSVG += 1 }
+                if tag.isEnd {
+                    openSVG -= 1
+                    // A CDATA section inside may have hidden this `</svg>` and what follows from gumbo.
+                    if openSVG == 0, Self.contains(scanner.bytes, svgContentStart..<scanner.attributeBytes.lowerBound,
+                                                   Self.cdataOpen, comparisons: &comparisons) {
+                        stopped = true
+                    }
+                } else if !tag.selfClosing {
+                    if openSVG == 0 { svgContentStart = scanner.attributeBytes.upperBound }
+                    openSVG += 1
+                }
             }
             return
         }
