@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CGumbo
 import CGumboGuard
 
@@ -14,6 +19,8 @@ enum GumboConversion {
     struct Restoring {
         var source: [UInt8]
         var texts: [Int: Range<Int>]
+        /// Character data gumbo got as placeholders (`TextRuns`), by placeholder index.
+        var runs: [Range<Int>] = []
         static let none = Restoring(source: [], texts: [:])
     }
 
@@ -88,7 +95,7 @@ enum GumboConversion {
                     pushChildren(of: element.children, parent: index, depth: item.depth + 1, onto: &stack)
                 }
             case GUMBO_NODE_TEXT, GUMBO_NODE_CDATA, GUMBO_NODE_WHITESPACE, GUMBO_NODE_COMMENT:
-                let text = gumbo.v.text.text.map { String(cString: $0) } ?? ""
+                let text = gumbo.v.text.text.map { restoring.runs.isEmpty ? String(cString: $0) : expand($0, restoring) } ?? ""
                 let kind: HTMLDocument.NodeKind = gumbo.type == GUMBO_NODE_COMMENT ? .comment : .text
                 nodes.append(HTMLDocument.Node(kind: kind, tag: "", tagSlot: TagSlot.none, attributes: [], text: text,
                                                parent: HTMLDocument.NodeID(index: item.parent), subtreeEnd: index + 1))
@@ -114,6 +121,27 @@ enum GumboConversion {
         let end = input.distance(to: UnsafeRawPointer(tag)) + element.original_tag.length
         guard let range = restoring.texts[end] else { return nil }
         return String(decoding: restoring.source[range], as: UTF8.self)
+    }
+
+    /// gumbo's text with each placeholder replaced by the run it stands for.
+    private static func expand(_ text: UnsafePointer<CChar>, _ restoring: Restoring) -> String {
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
+        // Private-use code points start with 0xEE, 0xEF, 0xF3 or 0xF4.
+        guard let first = bytes.firstIndex(where: { $0 >= 0xEE }) else { return String(decoding: bytes, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 64)
+        out.append(contentsOf: bytes[..<first])
+        var index = first
+        while index < bytes.count {
+            if bytes[index] >= 0xEE, let (run, length) = TextRuns.placeholder(in: bytes, at: index), run < restoring.runs.count {
+                out.append(contentsOf: restoring.source[restoring.runs[run]])
+                index += length
+            } else {
+                out.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     private static func pushChildren(of vector: GumboVector, parent: Int, depth: Int, onto stack: inout [Pending]) {

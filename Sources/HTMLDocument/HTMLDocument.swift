@@ -82,14 +82,16 @@ public struct HTMLDocument: Sendable {
             throw HTMLDocumentError.tooLarge(bytes: utf8.count, limit: limits.maxBytes)
         }
         var inert = InertText(enabled: limits.leavesOutScriptAndStyleText)
+        inert.substitutesText = inert.enabled && !TextRuns.containsPrivateUse(utf8)
         let elements = try MarkupEstimate.check(utf8, limits: limits, inertText: &inert)
         let converted: GumboConversion.Result
-        if inert.ranges.isEmpty {
+        if inert.ranges.isEmpty && inert.textRuns.isEmpty {
             converted = try GumboConversion.convert(utf8, limits: limits, expectedElements: elements)
         } else {
             let (input, restoring) = inert.removing(from: utf8)
             converted = try GumboConversion.convert(input, limits: limits, expectedElements: elements,
-                                                    restoring: GumboConversion.Restoring(source: utf8, texts: restoring))
+                                                    restoring: GumboConversion.Restoring(source: utf8, texts: restoring,
+                                                                                         runs: inert.textRuns))
         }
         return HTMLDocument(nodes: converted.nodes, encoding: encoding, depthTruncated: converted.truncated)
     }

@@ -20,12 +20,18 @@ import Darwin
 /// time (a tenth of a small page's parse). Only text gumbo passes through unchanged is moved: a
 /// script ended by its end tag, with no character gumbo's input stream rewrites (CR, NUL, the
 /// controls and noncharacters it replaces with U+FFFD); any other stays in gumbo's input.
+/// While the pre-scan is trusted, runs of character data go to gumbo as placeholders too
+/// (`TextRuns`, `textRuns`), to be put back by the conversion.
 struct InertText {
     let enabled: Bool
     /// Every range left out of gumbo's input, in order.
     private(set) var ranges: [Range<Int>] = []
     /// For each of `ranges`: true when its text is put back (`removing(from:)` says where).
     private(set) var restores: [Bool] = []
+    /// Character data handed to gumbo as placeholders (`TextRuns`); set by the caller when the
+    /// page holds no private-use character.
+    var substitutesText = false
+    private(set) var textRuns: [Range<Int>] = []
     /// Byte comparisons made looking for `<!--` and `json`: at most 4 per byte of script text and
     /// script attributes (read by the worst-case test).
     private(set) var comparisons = 0
@@ -52,9 +58,19 @@ struct InertText {
 
     mutating func observe(_ tag: TagScanner.Tag, scanner: TagScanner) {
         guard !stopped else { return }
+        // The text before this tag, read with what the tags before it established.
+        if substitutesText && openSVG == 0 {
+            for run in scanner.textRuns where textRuns.count < TextRuns.capacity {
+                if let part = TextRuns.substitutable(scanner.bytes, run) { textRuns.append(part) }
+            }
+        }
         let traits = tag.info.traits
         if openSVG > 0 || (traits.contains(.svg) && !tag.isEnd) {
-            guard traits.contains(.plainForeign) else {
+            // gumbo keeps `<svg>` open at an end tag that carries anything after its name
+            // (`</svg x>`, found by make fuzz): such a tag is not trusted to close anything.
+            guard traits.contains(.plainForeign),
+                  !tag.isEnd || scanner.bytes[scanner.attributeBytes].allSatisfy({ $0 == 0x3E || $0 == 0x0D || TextRuns.isHTMLSpace($0) })
+            else {
                 stopped = true
                 return
             }
@@ -157,17 +173,30 @@ struct InertText {
         return false
     }
 
-    /// `bytes` without the collected ranges, and where each text to put back was: its offset in
-    /// the result (the end of its script's start tag) to its range in `bytes`.
+    /// `bytes` without the collected ranges and with each text run as its placeholder, and where
+    /// each script text to put back was: its offset in the result (the end of its script's start
+    /// tag) to its range in `bytes`. (Both lists are in document order and never overlap.)
     func removing(from bytes: [UInt8]) -> (bytes: [UInt8], restoring: [Int: Range<Int>]) {
         var result: [UInt8] = []
         var restoring: [Int: Range<Int>] = [:]
-        result.reserveCapacity(bytes.count - ranges.reduce(0) { $0 + $1.count })
+        result.reserveCapacity(bytes.count - ranges.reduce(0) { $0 + $1.count } + 4 * textRuns.count)
         var start = 0
-        for (range, restores) in zip(ranges, restores) {
-            result.append(contentsOf: bytes[start..<range.lowerBound])
-            if restores { restoring[result.count] = range }
-            start = range.upperBound
+        var nextRange = 0
+        var nextRun = 0
+        while nextRange < ranges.count || nextRun < textRuns.count {
+            if nextRun == textRuns.count || (nextRange < ranges.count && ranges[nextRange].lowerBound < textRuns[nextRun].lowerBound) {
+                let range = ranges[nextRange]
+                result.append(contentsOf: bytes[start..<range.lowerBound])
+                if restores[nextRange] { restoring[result.count] = range }
+                start = range.upperBound
+                nextRange += 1
+            } else {
+                let run = textRuns[nextRun]
+                result.append(contentsOf: bytes[start..<run.lowerBound])
+                TextRuns.appendPlaceholder(nextRun, to: &result)
+                start = run.upperBound
+                nextRun += 1
+            }
         }
         result.append(contentsOf: bytes[start...])
         return (result, restoring)

@@ -65,6 +65,7 @@ enum MarkupEstimate {
     /// Also finds the script and style text that may be left out of gumbo's input (`InertText`).
     static func check(_ bytes: [UInt8], limits: HTMLParseLimits, inertText inert: inout InertText) throws -> Int {
         var scanner = TagScanner(bytes: bytes, end: bytes.count, readAttributes: false)
+        scanner.collectsTextRuns = inert.enabled && inert.substitutesText
         var elements = 0
         var depth = 0
         var attributes = 0

@@ -29,6 +29,10 @@ struct TagScanner {
     private(set) var rawText: Range<Int>?
     /// False inside SVG/MathML, where `<style>`, `<title>`... are ordinary elements, not raw text.
     var rawTextApplies = true
+    /// When true, `textRuns` lists the character data (outside comments and raw text, split at
+    /// every `<`) that the last `nextTag()` stepped over before its tag.
+    var collectsTextRuns = false
+    private(set) var textRuns: [Range<Int>] = []
     private let names = TagNames.table
     private let slotNames = TagNames.slotNames
 
@@ -117,8 +121,14 @@ struct TagScanner {
     }
 
     mutating func nextTag() -> Tag? {
+        if collectsTextRuns { textRuns.removeAll(keepingCapacity: true) }
         while position < end {
-            guard bytes[position] == 0x3C else { position = nextLessThan(from: position); continue }
+            guard bytes[position] == 0x3C else {
+                let next = nextLessThan(from: position)
+                if collectsTextRuns { textRuns.append(position..<next) }
+                position = next
+                continue
+            }
             guard position + 1 < end else { position += 1; continue }
             let next = bytes[position + 1]
             if next == 0x21 {  // <!

@@ -71,20 +71,21 @@ func cpuSeconds() -> Double {
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
-/// Every node but the text inside script and style elements, in document order; and that text
-/// apart, each with the line of its element (so JSON put back in the wrong script shows).
-func treeOutsideRawText(_ document: HTMLDocument) -> (tree: [String], rawText: Set<String>) {
-    var tree: [String] = []
-    var rawText = Set<String>()
-    var lineOf: [Int: Int] = [:]
+/// The nodes outside the text of script and style elements, in document order, and that text
+/// apart as (index of its element among those nodes, text). Compared in place, never printed:
+/// cloned formatting elements can repeat a large attribute thousands of times.
+func treeOutsideRawText(_ document: HTMLDocument) -> (tree: [Int], rawText: [(element: Int, text: String)]) {
+    var tree: [Int] = []
+    var rawText: [(element: Int, text: String)] = []
+    var position: [Int: Int] = [:]
     for (index, node) in document.nodes.enumerated() {
         let parent = node.parent.map { document[$0].tag } ?? ""
         if node.kind == .text && (parent == "script" || parent == "style") {
-            rawText.insert("\(node.parent.flatMap { lineOf[$0.index] } ?? -1) \(node.text)")
+            rawText.append((node.parent.flatMap { position[$0.index] } ?? -1, node.text))
             continue
         }
-        lineOf[index] = tree.count
-        tree.append("\(node.kind) \(node.tag) \(parent) \(node.attributes.map { "\($0.name)=\($0.value)" }) \(node.text)")
+        position[index] = tree.count
+        tree.append(index)
     }
     return (tree, rawText)
 }
@@ -97,7 +98,18 @@ func leavingOutRawTextChangesTheTree(_ input: [UInt8]) -> Bool {
         return false
     }
     let (fullShape, leftShape) = (treeOutsideRawText(full), treeOutsideRawText(left))
-    return fullShape.tree != leftShape.tree || !leftShape.rawText.isSubset(of: fullShape.rawText)
+    guard fullShape.tree.count == leftShape.tree.count else { return true }
+    for (a, b) in zip(fullShape.tree, leftShape.tree) {
+        let (x, y) = (full.nodes[a], left.nodes[b])
+        let parents = (x.parent.map { full[$0].tag } ?? "", y.parent.map { left[$0].tag } ?? "")
+        if x.kind != y.kind || x.tag != y.tag || parents.0 != parents.1 || x.attributes != y.attributes || x.text != y.text {
+            return true
+        }
+    }
+    // Every raw text kept is one gumbo gave the same element.
+    var given: [Int: [String]] = [:]
+    for (element, text) in fullShape.rawText { given[element, default: []].append(text) }
+    return !leftShape.rawText.allSatisfy { given[$0.element]?.contains($0.text) == true }
 }
 
 let currentURL = findingsURL.appendingPathComponent("current")
@@ -112,11 +124,15 @@ while Date() < deadline {
     let isFeed = seed.name.hasSuffix(".xml")
     try Data(input).write(to: currentURL)
     let before = cpuSeconds()
+    var spent = 0.0
     if isFeed {
         _ = try? FeedParser.parse(input, contentType: nil, baseURL: "https://example.com/feed")
+        spent = cpuSeconds() - before
     } else {
         _ = try? PageAnalysis.analyze(page: input, contentType: nil, pageURL: "https://example.com/a",
                                       title: nil, summary: nil, configuredLanguage: "en", detectLanguage: true)
+        // The product's work only: the comparison below is the harness's.
+        spent = cpuSeconds() - before
         if leavingOutRawTextChangesTheTree(input) {
             mismatches += 1
             let name = "mismatch-\(mismatches).html"
@@ -124,7 +140,6 @@ while Date() < deadline {
             print("tree or kept raw text differs without script and style text: \(findingsURL.appendingPathComponent(name).path)")
         }
     }
-    let spent = cpuSeconds() - before
     runs += 1
     if spent > 3 {
         slow += 1

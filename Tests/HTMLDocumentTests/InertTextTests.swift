@@ -128,6 +128,59 @@ struct InertTextTests {
         #expect(inert.restores == (moved ? [true] : []))
     }
 
+    /// Character data goes to gumbo as one placeholder a run and comes back in the same text
+    /// nodes, wherever the insertion mode puts it: head, foster-parented out of a table, after
+    /// `<pre>`, in a select, a template, after `</body>` and `</html>`.
+    @Test func textRunsComeBackWhereGumboPutsThem() throws {
+        let html = """
+            <!DOCTYPE html>  Stray words before the html element
+            <html><head>  Words in the head push the body open
+            <title>The title stays RCDATA</title></head><body>
+            <table>  Foster parented words go before the table<tr><td>In a cell, plainly</td>Words between cells</tr></table>
+            <pre>
+            First line of preformatted text</pre><p>A paragraph of ordinary text < with a lone angle.</p>
+            <template>Words inside a template</template><p>Caf\u{E9} \u{1F600} and more text here</p>
+            <svg><g>Words in svg are left to gumbo</g></svg><p>Words after the svg element</p>
+            </body>  Words after the body end
+            </html>  Words after the html end
+            <select><option>An option with words</option>Loose words in select</select> and after the select
+            """
+        var inert = InertText(enabled: true)
+        inert.substitutesText = true
+        _ = try MarkupEstimate.check(Array(html.utf8), limits: Self.leaving, inertText: &inert)
+        let runs = inert.textRuns.map { String(decoding: Array(html.utf8)[$0], as: UTF8.self) }
+        #expect(runs.contains("Foster parented words go before the table"))
+        #expect(runs.contains("Stray words before the html element\n"))
+        #expect(runs.contains("Words after the html end\n"))
+        // Not in svg, not in RCDATA, and nothing from `<select>` on (where a `<style>` is no raw text).
+        #expect(!runs.contains { $0.contains("svg are left") || $0.contains("title stays") || $0.contains("select") })
+        #expect(runs.count == 13, "\(runs)")
+        try Self.compare(html)
+    }
+
+    /// A private-use character of the page's own, raw or as a numeric reference, would read as a
+    /// placeholder: such a page keeps all its text in gumbo's input.
+    @Test(arguments: ["\u{E000}", "\u{F8FF}", "\u{F0000}", "\u{10FFFD}", "&#xE000;", "&#XF8FF", "&#57344;", "&#x10fffd;",
+                      "&#1114109"])
+    func privateUseOnThePageKeepsTheText(_ character: String) throws {
+        let html = "<html><body><p>Ordinary words of a paragraph.</p><p>Icon \(character) in text</p></body></html>"
+        #expect(TextRuns.containsPrivateUse(Array(html.utf8)))
+        try Self.compare(html)
+        let plain = "<html><body><p>Ordinary words of a paragraph.</p><p>&#xE0; &#57343; &#xF900; \u{F900}</p></body></html>"
+        #expect(!TextRuns.containsPrivateUse(Array(plain.utf8)))
+    }
+
+    /// More runs than the Basic Multilingual Plane's private-use area holds: the later ones get
+    /// four-byte placeholders from planes 15 and 16.
+    @Test func thousandsOfRunsUseEveryPlaceholderPlane() throws {
+        let html = "<html><body>" + (0..<7_000).map { "<b>run number \($0)</b>" }.joined() + "</body></html>"
+        var inert = InertText(enabled: true)
+        inert.substitutesText = true
+        _ = try MarkupEstimate.check(Array(html.utf8), limits: Self.leaving, inertText: &inert)
+        #expect(inert.textRuns.count == 7_000)
+        try Self.compare(html)
+    }
+
     /// Each of these makes the rest of the page keep its raw text (and the tree is the same).
     @Test(arguments: [
         "<script><!-- document.write('<script>x</script>'); --></script><p>after</p>",
@@ -135,6 +188,9 @@ struct InertTextTests {
         "<svg><title><b>t</svg><script>x<p>y</p></script>",
         "<math><mi><script>x</script></mi></math>",
         "<svg><![CDATA[a</svg><script>x</script>]]></svg>",
+        // Found by make fuzz: gumbo leaves <svg> open at an end tag with anything after its name.
+        "<svg><path d='x'/></svg said on Sunday.</p><script>a</scr><script>b</script>",
+        "<svg><g></g x></svg/><script>a</scr><script>b</script>",
         "<svg><g><![cdata[x]]></g></svg><script>x<p>y</p></script>",
         "<select><style>a<b>c</b></style></select>",
         "<frameset><style>a<frame></style></frameset>",
@@ -157,6 +213,7 @@ struct InertTextTests {
         "<iframe><script>x</script></iframe>",
         "<noscript><style>x</style><p>n</p></noscript>",
         "<table><script>x</script><style>s</style><tr><td>y</td></tr></table>",
+        "<script>a</script foo><style>b</style x=1><p>c</p>",
         "<script>unterminated",
         "<style>unterminated",
         "<script></SCRIPT ><p>a</p><script>b</script/><p>c</p>",
@@ -218,6 +275,8 @@ struct InertTextTests {
             "<b>", "</b>", "<table>", "<td>", "text ", "a<b ", "&amp;", "</SCRIPT", " ", "\n", "<\u{0F}",
             "<script type=application/ld+json>", "<noscript>", "</noscript>", "<template>", "</template>",
             "<xmp>", "</xmp>", "<plaintext>", "<iframe>", "</iframe>", "<frameset>", "<frame>",
+            "longer words of text ", "  \n  text after spaces", "<pre>", "\u{E000}", "&#xE000;", "]]>", "<![CDATA[",
+            "<colgroup>", "<caption>", "</body>", "</html>", "<head>", "</head>",
         ]
         var random = XorShift(seed: 0x5EED_1E57)
         for round in 0..<3_000 {
@@ -236,6 +295,21 @@ struct InertTextTests {
             state ^= state << 25
             state ^= state >> 27
             return state &* 0x2545_F491_4F6C_DD1D
+        }
+    }
+}
+
+struct TextRunsPlaceholderTests {
+    /// Every placeholder is the UTF-8 of a private-use scalar gumbo keeps (never U+xFFFE/F), and
+    /// reads back as its own index.
+    @Test func placeholdersRoundTrip() {
+        for index in Array(0..<20) + [0x18FF, 0x1900, 0x1901, 0x1900 + 0xFFFD, 0x1900 + 0xFFFE, TextRuns.capacity - 1] {
+            var bytes: [UInt8] = []
+            TextRuns.appendPlaceholder(index, to: &bytes)
+            let scalars = Array(String(decoding: bytes, as: UTF8.self).unicodeScalars)
+            #expect(scalars.count == 1 && TextRuns.isPrivateUse(scalars[0].value) && scalars[0].value & 0xFFFE != 0xFFFE)
+            let back = bytes.withUnsafeBufferPointer { TextRuns.placeholder(in: $0, at: 0) }
+            #expect(back?.index == index && back?.length == bytes.count)
         }
     }
 }
