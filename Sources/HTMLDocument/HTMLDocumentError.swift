@@ -61,6 +61,8 @@ public struct HTMLParseLimits: Sendable, Equatable {
     /// empty), so gumbo never reads it; scripts whose attributes mention JSON (JSON-LD) keep
     /// theirs. For callers that read neither, such as article extraction: on a news page that
     /// text is most of the bytes. Off by default. See `InertText` for when text stays anyway.
+    /// It also hands gumbo the page's other text as placeholders, put back in the same tree
+    /// (`TextRuns`): a speed-up only, in the option because it rests on the same pre-scan.
     public var leavesOutScriptAndStyleText = false
 
     public init(maxBytes: Int = 5_000_000, maxElements: Int = 100_000, maxDepth: Int = 512,

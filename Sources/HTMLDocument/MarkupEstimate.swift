@@ -62,7 +62,8 @@ enum MarkupEstimate {
         return try check(bytes, limits: limits, inertText: &inert)
     }
 
-    /// Also finds the script and style text that may be left out of gumbo's input (`InertText`).
+    /// Also finds the script and style text that may be left out of gumbo's input, and the text runs it
+    /// may get as placeholders (`InertText`).
     static func check(_ bytes: [UInt8], limits: HTMLParseLimits, inertText inert: inout InertText) throws -> Int {
         var scanner = TagScanner(bytes: bytes, end: bytes.count, readAttributes: false)
         scanner.collectsTextRuns = inert.enabled && inert.substitutesText
