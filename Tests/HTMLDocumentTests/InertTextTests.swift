@@ -313,3 +313,19 @@ struct TextRunsPlaceholderTests {
         }
     }
 }
+
+extension TextRunsPlaceholderTests {
+    /// The word-at-a-time scan finds a private-use character or reference at every alignment,
+    /// and passes over text that only looks close (other three- and four-byte characters, `&`
+    /// that is no numeric reference).
+    @Test func privateUseIsFoundAtEveryOffset() {
+        for found in ["\u{E000}", "\u{F8FF}", "\u{F0000}", "\u{10FFFD}", "&#xE000;", "&#57344;"] {
+            for offset in 0..<17 {
+                let text = String(repeating: "a", count: offset) + found + String(repeating: "b", count: 17 - offset)
+                #expect(TextRuns.containsPrivateUse(Array(text.utf8)), "\(found.debugDescription) at \(offset)")
+            }
+        }
+        let near = String(repeating: "x&amp;\u{F900}\u{1F600}\u{FFFD}&#xDFFF;&#63744;é", count: 9)
+        #expect(!TextRuns.containsPrivateUse(Array(near.utf8)))
+    }
+}
