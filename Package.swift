@@ -77,7 +77,7 @@ let package = Package(
         ]),
 
         // HTML with gumbo: charset detection, limits, a flat node tree freed right after parsing.
-        .target(name: "HTMLDocument", dependencies: ["CGumbo", "CGumboGuard", "WebText"]),
+        .target(name: "HTMLDocument", dependencies: ["CGumbo", "CGumboGuard", "PulseModel", "WebText"]),
         // gumbo run with counted allocations: abandoned past its memory or CPU budget.
         // Debian's libgumbo.a (libgumbo-dev), not libgumbo.so: gumbo's calls between its own files
         // (utf8iterator_next, gumbo_debug, ...) went through the shared library's PLT, about 2.5% of

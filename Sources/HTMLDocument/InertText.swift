@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PulseModel
 
 /// Script and style text a caller never reads, found by the markup pre-scan so gumbo need not
 /// tokenize it: on a news page it is most of the bytes (inline application state, analytics,
@@ -119,26 +120,26 @@ struct InertText {
     /// True when gumbo's input stream would hand every code point of `range` (valid UTF-8) to the
     /// tokenizer unchanged: no CR (folded into LF), no NUL, and none of the code points gumbo's
     /// `utf8_is_invalid_code_point` replaces with U+FFFD (C0 controls but tab, LF and FF; DEL
-    /// and C1 controls; U+FDD0-U+FDEF; U+xFFFE and U+xFFFF).
-    static func passesThroughGumbo(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
-        var index = range.lowerBound
-        while index < range.upperBound {
-            let byte = bytes[index]
-            if byte < 0x80 {
-                if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0C { return false }
-                if byte == 0x7F { return false }
-                index += 1
-                continue
+    /// and C1 controls; U+FDD0-U+FDEF; U+xFFFE and U+xFFFF). `refusingMarkup` also refuses `&`
+    /// and `>` (`TextRuns`), in the same pass.
+    static func passesThroughGumbo(_ bytes: [UInt8], _ range: Range<Int>, refusingMarkup: Bool = false) -> Bool {
+        bytes.withUnsafeBufferPointer { whole in
+            let buffer = UnsafeBufferPointer(rebasing: whole[..<range.upperBound])
+            var index = range.lowerBound
+            while index < buffer.count {
+                let byte = buffer[index]
+                if byte < 0x80 {
+                    if (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0C) || byte == 0x7F { return false }
+                    if refusingMarkup && (byte == 0x26 || byte == 0x3E) { return false }
+                    index += 1
+                    continue
+                }
+                let (scalar, next) = TextScan.scalar(at: index, in: buffer)
+                if scalar <= 0x9F || (0xFDD0...0xFDEF).contains(scalar) || scalar & 0xFFFE == 0xFFFE { return false }
+                index = next
             }
-            // Lead bytes of valid UTF-8: 0xC2-0xDF two bytes, 0xE0-0xEF three, 0xF0-0xF4 four.
-            let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
-            guard index + length <= range.upperBound else { return false }
-            var scalar = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-            for offset in 1..<length { scalar = scalar << 6 | UInt32(bytes[index + offset] & 0x3F) }
-            if scalar <= 0x9F || (0xFDD0...0xFDEF).contains(scalar) || scalar & 0xFFFE == 0xFFFE { return false }
-            index += length
+            return true
         }
-        return true
     }
 
     /// `needle` (lower-case ASCII) inside `range` of `bytes`, ASCII letters compared without case.

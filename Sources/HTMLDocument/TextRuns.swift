@@ -1,3 +1,5 @@
+import PulseModel
+
 /// Character data handed to gumbo as one placeholder code point each and put back by the
 /// conversion. gumbo reads text one code point at a time, each a token through the tree builder
 /// (on a small news page its text was about 45% of its parse); a placeholder is one token.
@@ -27,8 +29,7 @@ enum TextRuns {
         var start = run.lowerBound
         while start < run.upperBound, isHTMLSpace(bytes[start]) { start += 1 }
         guard run.upperBound - start >= minimumLength else { return nil }
-        for index in start..<run.upperBound where bytes[index] == 0x26 || bytes[index] == 0x3E { return nil }
-        return InertText.passesThroughGumbo(bytes, start..<run.upperBound) ? start..<run.upperBound : nil
+        return InertText.passesThroughGumbo(bytes, start..<run.upperBound, refusingMarkup: true) ? start..<run.upperBound : nil
     }
 
     static func isHTMLSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0C }
@@ -49,7 +50,8 @@ enum TextRuns {
 
     /// The placeholder index of the private-use scalar starting at `index`, and its length.
     static func placeholder(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (index: Int, length: Int)? {
-        guard let (scalar, length) = scalar(in: bytes, at: index) else { return nil }
+        let (scalar, next) = TextScan.scalar(at: index, in: bytes)
+        let length = next - index
         switch scalar {
         case 0xE000...0xF8FF: return (Int(scalar) - 0xE000, length)
         case 0xF0000...0xFFFFD: return (Int(scalar) - 0xF0000 + 0x1900, length)
@@ -80,9 +82,10 @@ enum TextRuns {
                    isPrivateUse(numericReference(buffer, from: index + 2)) {
                     return true
                 }
-                if byte >= 0xEE, let (scalar, length) = scalar(in: buffer, at: index) {
+                if byte >= 0xEE {
+                    let (scalar, next) = TextScan.scalar(at: index, in: buffer)
                     if isPrivateUse(scalar) { return true }
-                    index += length
+                    index = next
                     continue
                 }
                 index += 1
@@ -114,17 +117,5 @@ enum TextRuns {
             index += 1
         }
         return value
-    }
-
-    /// The scalar of the valid UTF-8 sequence at `index` and its length (nil for ASCII or a
-    /// sequence cut by the end).
-    private static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int)? {
-        let byte = bytes[index]
-        guard byte >= 0xC0 else { return nil }
-        let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
-        guard index + length <= bytes.count else { return nil }
-        var scalar = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-        for offset in 1..<length { scalar = scalar << 6 | UInt32(bytes[index + offset] & 0x3F) }
-        return (scalar, length)
     }
 }

@@ -329,3 +329,25 @@ extension TextRunsPlaceholderTests {
         #expect(!TextRuns.containsPrivateUse(Array(near.utf8)))
     }
 }
+
+extension TextRunsPlaceholderTests {
+    /// The worst shapes for the placeholders, with the bounds they show: more runs than there are
+    /// placeholders (the list stops at `capacity`, gumbo's input only shrinks, the tree is the
+    /// same), and a numeric reference a megabyte long (read once; its value saturates, and a value
+    /// past U+10FFFF counts as private use, which only leaves the page's text alone).
+    @Test func worstShapesStayBounded() throws {
+        let html = "<html><body><p>" + String(repeating: "abcdefgh < ", count: TextRuns.capacity + 3_000) + "</p></body></html>"
+        let bytes = Array(html.utf8)
+        var inert = InertText(enabled: true)
+        inert.substitutesText = true
+        _ = try MarkupEstimate.check(bytes, limits: InertTextTests.leaving, inertText: &inert)
+        #expect(inert.textRuns.count == TextRuns.capacity)
+        #expect(inert.removing(from: bytes).bytes.count < bytes.count)
+        try InertTextTests.compare(bytes: bytes, "runs past capacity")
+
+        let digits = Array(("<p>&#" + String(repeating: "9", count: 1_000_000) + "</p>").utf8)
+        #expect(TextRuns.containsPrivateUse(digits))
+        let pairs = Array(String(repeating: "&#&#x", count: 200_000).utf8)
+        #expect(!TextRuns.containsPrivateUse(pairs))
+    }
+}
