@@ -7,15 +7,16 @@ import Postgres
 /// rows against the COPY into a session's temporary table that it replaced (itself faster than
 /// the `jsonb_to_recordset` statement before it): 4.3 s against 4.7-4.9 s of PostgreSQL time, and
 /// one round trip instead of four (BEGIN, COPY, INSERT, COMMIT), no temporary table to empty at
-/// every commit, and no TEMPORARY privilege needed, so there is no fallback path. Prepared once
-/// per session: it runs thousands of times a cycle, and its parse and plan need not.
+/// every commit, and no TEMPORARY privilege needed, so there is no fallback path. Not a named
+/// prepared statement: a transaction-mode pooler hands each transaction any server session, where
+/// the name is unknown or already taken by another client.
 extension ArticleStore {
     func insertChunk(_ chunk: ArraySlice<ArticleRow>, sourceID: String, on lane: PostgresConnection)
         async throws -> [QueryResult.Row]
     {
         let parameters = [sourceID] + Self.columnArrays(chunk)
         return try await lane.withReconnect(label: "insert articles") { db in
-            try db.queryPrepared("pulse_insert_articles", Self.insertFromArraysSQL, parameters, label: "insert articles").rows
+            try db.query(Self.insertFromArraysSQL, parameters, label: "insert articles").rows
         }
     }
 

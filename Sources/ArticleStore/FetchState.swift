@@ -18,7 +18,7 @@ extension ArticleStore {
                                    notModified: Bool, at now: Date = Date(),
                                    schedule: NextFetch? = nil) async throws {
         try await connection.withReconnect(label: "record fetch success") { db in
-            try db.queryPrepared("pulse_record_fetch_success", """
+            try db.query("""
                 UPDATE public.sources SET
                     consecutive_failures = 0,
                     circuit_open_until = NULL,
@@ -41,7 +41,7 @@ extension ArticleStore {
     public func recordFetchFailure(sourceID: String, at now: Date = Date(), schedule: NextFetch? = nil) async throws
         -> (consecutiveFailures: Int, circuitOpenUntil: Date?) {
         let row = try await connection.withReconnect(label: "record fetch failure") { db in
-            try db.queryPrepared("pulse_record_fetch_failure", """
+            try db.query("""
                 UPDATE public.sources SET
                     consecutive_failures = consecutive_failures + 1,
                     circuit_open_until = CASE

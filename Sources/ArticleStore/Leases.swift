@@ -83,6 +83,23 @@ extension ArticleStore {
         }
     }
 
+    /// Gives back the leases of sources whose pass failed on the database, each due again at its
+    /// own time (`retries`: source id -> due), so that any daemon retries them then rather than
+    /// when the lease runs out. Only leases `workerID` still holds are touched. Returns how many.
+    @discardableResult
+    public func returnLeases(workerID: String, retries: [String: Date]) async throws -> Int {
+        guard !retries.isEmpty else { return 0 }
+        let ids = Array(retries.keys)
+        let dues = ids.map { retries[$0]! }
+        return try await connection.withReconnect(label: "return leases") { db in
+            try db.query("""
+                UPDATE public.sources s SET claimed_by = NULL, lease_until = NULL, next_due_at = r.due
+                FROM unnest($2::uuid[], $3::timestamptz[]) AS r(id, due)
+                WHERE s.id = r.id AND s.claimed_by = $1
+                """, [workerID, PostgresArray.text(ids), PostgresArray.text(dues.map(\.postgresText))], label: "return leases").affectedRows
+        }
+    }
+
     /// Due sources (optionally only `slugs`) that a worker other than `workerID` holds a live
     /// lease on, by slug: what `--once` reports as skipped after its own claim.
     public func leasedElsewhere(workerID: String, slugs: [String]? = nil,
@@ -117,8 +134,7 @@ extension ArticleStore {
     /// Items the source published in the seven days before `now` (the adaptive schedule's input).
     public func itemsPublishedLastWeek(sourceID: String, at now: Date = Date()) async throws -> Int {
         try await connection.withReconnect(label: "publishing rate") { db in
-            // Prepared once per session: it runs once per fetch.
-            try db.queryPrepared("pulse_publishing_rate", """
+            try db.query("""
                 SELECT count(*) FROM public.articles
                 WHERE source_id = $1::uuid AND published_at > $2::timestamptz - interval '7 days'
                   AND published_at <= $2::timestamptz

@@ -44,14 +44,20 @@ public struct DaemonSettings: Sendable {
     /// back claims: on the 2,000-feed farm, 16 passes held the bulk rate at 6,130 rows/s against
     /// 6,700 with the cap at 64 (two runs each).
     public var passesInFlight: Int
+    /// When a source's pass failed on the database, its lease is given back with the source due
+    /// again after this long, twice this from its second failure in a row: a database fault
+    /// delays a source by a minute or two, not by the whole lease, and items that leave its feed
+    /// meanwhile are not lost.
+    public var databaseRetryDelay: Duration
     public var makePass: @Sendable (ArticleStore) -> IngestPass
 
     public init(claimBatch: Int = 16, lease: Duration = .seconds(600), idlePoll: Duration = .seconds(30),
-                sourcesInFlight: Int? = nil, passesInFlight: Int? = nil,
+                sourcesInFlight: Int? = nil, passesInFlight: Int? = nil, databaseRetryDelay: Duration = .seconds(60),
                 makePass: @escaping @Sendable (ArticleStore) -> IngestPass) {
         self.claimBatch = max(1, claimBatch)
         self.lease = lease
         self.idlePoll = idlePoll
+        self.databaseRetryDelay = databaseRetryDelay
         self.sourcesInFlight = max(self.claimBatch, sourcesInFlight ?? 4 * self.claimBatch)
         self.passesInFlight = max(1, passesInFlight ?? self.sourcesInFlight)
         self.makePass = makePass
@@ -82,6 +88,11 @@ public final class IngestDaemon: Service, Sendable {
     private let sourcesRunning = Atomic<Int>(0)
     /// Passes that failed on the database since the loop last looked (it backs off).
     private let passFailures = Atomic<Int>(0)
+    /// Sources whose pass failed on the database, by id, with when each is due again: their
+    /// leases are given back before the next claim (`ArticleStore.returnLeases`).
+    private let retries = Mutex<[String: Date]>([:])
+    /// Database failures in a row, by source id (the retry delay doubles from the second).
+    private let databaseFailures = Mutex<[String: Int]>([:])
 
     public init(workerID: String, store: ArticleStore, settings: DaemonSettings,
                 observer: any DaemonObserver, logger: Logger) {
@@ -125,6 +136,7 @@ public final class IngestDaemon: Service, Sendable {
                     continue
                 }
                 do {
+                    try await returnFailedLeases()
                     let claimed = try await store.claimDueSources(workerID: workerID, limit: limit,
                                                                   lease: current.lease)
                     failures = 0
@@ -143,22 +155,31 @@ public final class IngestDaemon: Service, Sendable {
                     running.add(1, ordering: .releasing)
                     sourcesRunning.add(claimed.count, ordering: .releasing)
                     let pass = current.makePass(store)
+                    let retryDelay = current.databaseRetryDelay
                     group.addTask { [self] in
-                        let reported = ReportedCount()
+                        let reported = ReportedSources()
                         defer {
                             running.subtract(1, ordering: .releasing)
                             // Sources a failed or interrupted pass never reported free their slots here.
-                            sourcesRunning.subtract(claimed.count - reported.value, ordering: .releasing)
+                            sourcesRunning.subtract(claimed.count - reported.count, ordering: .releasing)
                         }
                         do {
-                            let summary = try await pass.run(sources: claimed, stop: stop) { [self] _ in
-                                reported.increment()
+                            let summary = try await pass.run(sources: claimed, stop: stop) { [self] outcome in
+                                reported.insert(outcome.slug)
                                 sourcesRunning.subtract(1, ordering: .releasing)
+                                if let source = claimed.first(where: { $0.slug == outcome.slug }) {
+                                    noteStore(sourceID: source.id, failed: outcome.databaseFailure, delay: retryDelay)
+                                }
                             }
                             observer.passFinished(summary, claimed: claimed.count)
                         } catch {
+                            // The pass's own bookkeeping failed (its fetch_logs row): the sources it
+                            // did not get to are given back to be retried soon.
+                            for source in claimed where !stop.isStopped && !reported.contains(source.slug) {
+                                noteStore(sourceID: source.id, failed: true, delay: retryDelay)
+                            }
                             observer.databaseProblem(error)
-                            logger.error("database problem in a pass; its sources return when their lease expires",
+                            logger.error("database problem in a pass; its unfinished sources are retried soon",
                                          metadata: ["error": "\(error)"])
                             passFailures.add(1, ordering: .relaxed)
                         }
@@ -179,6 +200,36 @@ public final class IngestDaemon: Service, Sendable {
         } catch {
             logger.warning("could not release leases; they expire on their own", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// Records how a source's store went: a database failure schedules its retry (see
+    /// `DaemonSettings.databaseRetryDelay`), a success forgets earlier failures.
+    private func noteStore(sourceID: String, failed: Bool, delay: Duration) {
+        guard failed else {
+            _ = databaseFailures.withLock { $0.removeValue(forKey: sourceID) }
+            return
+        }
+        let inARow = databaseFailures.withLock { failures in
+            failures[sourceID, default: 0] += 1
+            return failures[sourceID]!
+        }
+        let wait = inARow > 1 ? delay * 2 : delay
+        let due = Date().addingTimeInterval(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
+        retries.withLock { $0[sourceID] = due }
+    }
+
+    /// Gives back the leases of sources that failed on the database (each due at its retry time).
+    /// Throws while the database still fails; they stay queued until it answers.
+    private func returnFailedLeases() async throws {
+        let pending = retries.withLock { $0 }
+        guard !pending.isEmpty else { return }
+        let returned = try await store.returnLeases(workerID: workerID, retries: pending)
+        retries.withLock { queued in
+            for (id, due) in pending where queued[id] == due { queued.removeValue(forKey: id) }
+        }
+        logger.info("gave back the leases of sources that failed on the database", metadata: [
+            "sources": "\(pending.count)", "returned": "\(returned)",
+        ])
     }
 
     private func backOff(_ failures: inout Int) async {
@@ -207,9 +258,10 @@ public final class IngestDaemon: Service, Sendable {
     }
 }
 
-/// Outcomes one pass has reported so far.
-private final class ReportedCount: Sendable {
-    private let count = Atomic<Int>(0)
-    var value: Int { count.load(ordering: .acquiring) }
-    func increment() { count.add(1, ordering: .releasing) }
+/// The sources one pass has reported so far, by slug.
+private final class ReportedSources: Sendable {
+    private let slugs = Mutex<Set<String>>([])
+    var count: Int { slugs.withLock { $0.count } }
+    func insert(_ slug: String) { _ = slugs.withLock { $0.insert(slug) } }
+    func contains(_ slug: String) -> Bool { slugs.withLock { $0.contains(slug) } }
 }

@@ -157,7 +157,9 @@ public struct IngestPass: Sendable {
             }
         } catch let error as PostgresError {
             outcome.result = .failed("database: \(error)")
-            sourceLogger.error("database error while storing a source", metadata: ["error": "\(error)"])
+            outcome.databaseFailure = true
+            sourceLogger.error("database error while storing a source; it is tried again soon",
+                               metadata: ["error": "\(error)"])
         } catch {
             outcome.result = .failed("\(error)")
             if case FetchError.blockedAddress = error { outcome.blocked = true }

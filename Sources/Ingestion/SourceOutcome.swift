@@ -37,6 +37,9 @@ public struct SourceOutcome: Sendable, Equatable {
     public var parseRefusals: [String: Int] = [:]
     /// The failure was the address guard (SSRF) refusing the connection.
     public var blocked = false
+    /// The failure was the database's (storing, or recording the fetch), not the feed's: it does
+    /// not count against the source's circuit, and the source is tried again soon.
+    public var databaseFailure = false
 
     public init(slug: String, result: Result) {
         self.slug = slug
@@ -79,10 +82,28 @@ public struct PassSummary: Sendable, Equatable {
     public var inserted: Int { outcomes.reduce(0) { $0 + $1.inserted } }
     public var itemsSeen: Int { outcomes.reduce(0) { $0 + $1.itemsSeen } }
 
-    /// Said when every source of a pass failed: then the cause is rarely the feeds.
+    public var databaseFailedCount: Int { outcomes.filter(\.databaseFailure).count }
+
+    /// Said when every source of a pass failed: then the cause is rarely the feeds. Database
+    /// failures are named as such (with the first one's message), never as the network's.
     public var allFailedNotice: String? {
-        outcomes.count > 1 && failedCount == outcomes.count
-            ? "all \(outcomes.count) sources failed: is the network reachable?" : nil
+        guard !outcomes.isEmpty, failedCount == outcomes.count else { return nil }
+        let database = databaseFailedCount
+        if database == outcomes.count {
+            let first = outcomes.lazy.compactMap { if case .failed(let message) = $0.result { message } else { nil } }.first
+            return "all \(outcomes.count) sources failed on the database" + (first.map { ": \($0)" } ?? "")
+        }
+        guard outcomes.count > 1 else { return nil }
+        if database == 0 { return "all \(outcomes.count) sources failed: is the network reachable?" }
+        return "all \(outcomes.count) sources failed: \(database) on the database, \(outcomes.count - database) fetching"
+    }
+
+    /// True when the pass tried to store and every store failed on the database (sources whose
+    /// fetch failed tried none); nil when no source got as far as storing.
+    public var everyStoreFailed: Bool? {
+        let attempted = outcomes.filter { !$0.failed || $0.databaseFailure }
+        if attempted.isEmpty { return nil }
+        return attempted.allSatisfy(\.databaseFailure)
     }
 
     public var line: String {

@@ -42,6 +42,8 @@ public final class PulseMetrics: Sendable {
     private let sourcesClaimed: Gauge
     private let sourcesCircuitOpen: Gauge
     private let databaseErrors: Counter
+    private let databaseUp: Gauge
+    private let storesFailing: Gauge
     private let languageDisagreements: Counter
     private let lastSuccessfulPass: Gauge
     private let knownDropReasons = Mutex<Set<String>>([])
@@ -93,6 +95,12 @@ public final class PulseMetrics: Sendable {
             help: "Articles whose detected language differs from the source's configured one."))
         databaseErrors = registry.makeCounter(descriptor: Self.descriptor(
             "database_errors", unit: "total", help: "Database errors (connection or query)."))
+        databaseUp = registry.makeGauge(descriptor: Self.descriptor(
+            "database_up", unit: "",
+            help: "1 while the last database contact (a claim) succeeded, 0 while the database cannot be reached."))
+        storesFailing = registry.makeGauge(descriptor: Self.descriptor(
+            "stores_failing", unit: "",
+            help: "1 while every store of the last pass that stored failed on the database (read-only, locked, timing out)."))
         lastSuccessfulPass = registry.makeGauge(descriptor: Self.descriptor(
             "last_successful_pass_timestamp", unit: "seconds",
             help: "Unix time of the last fetch pass that completed without a fatal error."))
@@ -149,6 +157,15 @@ public final class PulseMetrics: Sendable {
 
     public func recordDatabaseError() {
         databaseErrors.increment()
+    }
+
+    /// The two database conditions `/readyz` reports (the body says which and why).
+    public func setDatabaseUp(_ up: Bool) {
+        databaseUp.set(Double(up ? 1 : 0))
+    }
+
+    public func setStoresFailing(_ failing: Bool) {
+        storesFailing.set(Double(failing ? 1 : 0))
     }
 
     public func markPassSucceeded(at date: Date = Date()) {

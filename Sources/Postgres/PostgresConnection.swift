@@ -21,11 +21,12 @@ public actor PostgresConnection {
     nonisolated(unsafe) var handle: OpaquePointer?
     private var noticeSink: Unmanaged<NoticeSink>?
     private var transactionDepth = 0
-    /// Keys of the set-up steps this session has run (`once(_:)`); a new session starts empty.
-    /// Statements this session has prepared (`queryPrepared`); a new session starts empty.
-    var preparedStatements: Set<String> = []
-    /// The role the session writes as after set-up (`service_role` or the session user).
+    /// The role every transaction of this session writes as (`service_role` when the session user
+    /// is a member and the settings ask for it, else the session user itself).
     public private(set) var currentRole: String = ""
+    /// The value `set_config('role', ...)` gets in each transaction: `service_role`, or `none`
+    /// (the session user), so a role another client of a pooler left behind is never inherited.
+    private var transactionRole = "none"
 
     public init(settings: ConnectionSettings, logger: Logger) {
         self.settings = settings
@@ -77,8 +78,10 @@ public actor PostgresConnection {
         try configureSession()
     }
 
-    /// Reconnects with capped exponential backoff, logging each failed attempt.
-    public func reconnect() async throws {
+    /// Reconnects with capped exponential backoff, logging each failed attempt; gives up after
+    /// `maximumAttempts` (the settings' policy when nil).
+    public func reconnect(maximumAttempts: Int? = nil) async throws {
+        let limit = maximumAttempts ?? settings.reconnect.maximumAttempts
         var attempt = 0
         while true {
             attempt += 1
@@ -93,7 +96,7 @@ public actor PostgresConnection {
                 logger.error("PostgreSQL connection attempt failed", metadata: [
                     "attempt": "\(attempt)", "error": "\(error)",
                 ])
-                if let max = settings.reconnect.maximumAttempts, attempt >= max { throw error }
+                if let limit, attempt >= limit { throw error }
             }
         }
     }
@@ -113,73 +116,128 @@ public actor PostgresConnection {
         if let handle { PQfinish(handle) }
         handle = nil
         transactionDepth = 0
-        preparedStatements = []
     }
 
+    /// Every later transaction of this session runs as `role` (which the session user must be a
+    /// member of), as `SET ROLE` would make a whole session: for clients that act as an API role.
+    public func useRole(_ role: String) throws {
+        transactionRole = role
+        currentRole = try query("SELECT current_user", label: "current role").rows.first?[0] ?? ""
+    }
+
+    /// Nothing is set for the session as a whole: behind a transaction-mode pooler (Supabase's on
+    /// port 6543, pgbouncer) the next transaction may run on another server session, and a session
+    /// setting would leak to whichever client gets this one next. The timeouts, the time zone and
+    /// the role are set for each transaction instead (`transactionSettings`); here we only learn
+    /// which role that is.
     private func configureSession() throws {
-        // UTC so timestamps read back parse without a zone table.
-        try query("""
-            SELECT set_config('statement_timeout', $1, false), set_config('lock_timeout', $2, false),
-                   set_config('TimeZone', 'UTC', false)
-            """,
-                  [settings.statementTimeoutMilliseconds, settings.lockTimeoutMilliseconds],
-                  label: "session timeouts")
+        transactionRole = "none"
         if settings.assumeServiceRole {
             let member = try query("""
                 SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'service_role')
                             THEN pg_catalog.pg_has_role(session_user, 'service_role', 'MEMBER')
                             ELSE false END
                 """, label: "service_role membership")
-            if member.rows.first?[0] == "t" {
-                try query("SET ROLE service_role", label: "set role")
-            }
+            if member.rows.first?[0] == "t" { transactionRole = "service_role" }
         }
         currentRole = try query("SELECT current_user", label: "current role").rows.first?[0] ?? ""
     }
 
+    /// Run at the start of every transaction, explicit or implicit: `set_config(..., true)` lasts
+    /// to the transaction's end, so no state outlives it. The role goes through `set_config` as
+    /// PostgREST sets it (`SET LOCAL ROLE` takes no parameter).
+    private static let transactionSettingsSQL = """
+        SELECT set_config('statement_timeout', $1, true), set_config('lock_timeout', $2, true),
+               set_config('TimeZone', 'UTC', true), set_config('role', $3, true)
+        """
+
+    private var transactionSettings: Statement {
+        Statement(sql: Self.transactionSettingsSQL, parameters: [
+            String(settings.statementTimeoutMilliseconds), String(settings.lockTimeoutMilliseconds), transactionRole,
+        ])
+    }
+
     // MARK: - Statements
 
-    /// Runs one parameterised statement. `label` names it in errors and logs.
+    /// Runs one parameterised statement (as libpq's unnamed statement: nothing named outlives it).
+    /// Outside a transaction it runs in an implicit one of its own, behind the transaction
+    /// settings, in one round trip (libpq's pipeline mode: both statements and one Sync).
+    /// `label` names it in errors and logs.
     @discardableResult
     public func query(_ sql: String, _ parameters: [any PostgresEncodable] = [], label: String) throws -> QueryResult {
         guard let handle else {
             throw PostgresError(kind: .connectionLost, statement: label, message: "not connected")
         }
         let texts = parameters.map { $0.postgresText }
-        return try outcome(of: withOptionalCStringArray(texts) { values in
-            PQexecParams(handle, sql, Int32(texts.count), nil, values, nil, nil, 0)
-        }, handle, label: label)
-    }
-
-    /// Runs a statement this session prepares once under `name` (PQprepare), then executes by name:
-    /// PostgreSQL parses and plans it once per session instead of on every call. For statements
-    /// run thousands of times a cycle (the article insert); `name` must be unique per `sql`. If
-    /// the server no longer knows the name (`DISCARD ALL`, a pooler that hands out another
-    /// session), it is prepared again and the statement retried once.
-    @discardableResult
-    public func queryPrepared(_ name: String, _ sql: String, _ parameters: [any PostgresEncodable],
-                              label: String) throws -> QueryResult {
-        do {
-            return try executePrepared(name, sql, parameters, label: label)
-        } catch let error as PostgresError where error.sqlState == "26000" {
-            preparedStatements.remove(name)
-            return try executePrepared(name, sql, parameters, label: label)
+        if transactionDepth > 0 {
+            return try outcome(of: withOptionalCStringArray(texts) { values in
+                PQexecParams(handle, sql, Int32(texts.count), nil, values, nil, nil, 0)
+            }, handle, label: label)
         }
+        return try pipeline([transactionSettings, Statement(sql: sql, parameters: texts)], label: label)[1]
     }
 
-    private func executePrepared(_ name: String, _ sql: String, _ parameters: [any PostgresEncodable],
-                                 label: String) throws -> QueryResult {
+    /// Runs one statement that cannot run inside a transaction block (CREATE DATABASE, VACUUM),
+    /// alone, without the transaction settings and without parameters: its text must be ours.
+    public func runOutsideTransaction(_ sql: String, label: String) throws {
         guard let handle else {
             throw PostgresError(kind: .connectionLost, statement: label, message: "not connected")
         }
-        if !preparedStatements.contains(name) {
-            _ = try outcome(of: PQprepare(handle, name, sql, Int32(parameters.count), nil), handle, label: label)
-            preparedStatements.insert(name)
+        guard transactionDepth == 0 else {
+            throw PostgresError(kind: .client, statement: label, message: "cannot run inside a transaction")
         }
-        let texts = parameters.map { $0.postgresText }
-        return try outcome(of: withOptionalCStringArray(texts) { values in
-            PQexecPrepared(handle, name, Int32(texts.count), values, nil, nil, 0)
-        }, handle, label: label)
+        _ = try outcome(of: PQexec(handle, sql), handle, label: label)
+    }
+
+    struct Statement {
+        let sql: String
+        let parameters: [String?]
+    }
+
+    /// Sends `statements` and one Sync in pipeline mode and reads their results: one round trip,
+    /// and one implicit transaction for all of them unless they open one themselves. The first
+    /// error is thrown after the pipeline is read to its end, so the session stays usable; a lost
+    /// connection closes it.
+    private func pipeline(_ statements: [Statement], label: String) throws -> [QueryResult] {
+        guard let handle else {
+            throw PostgresError(kind: .connectionLost, statement: label, message: "not connected")
+        }
+        func lost() -> PostgresError {
+            let error = PostgresError(kind: .connectionLost, statement: label, message: errorText(handle))
+            closeHandle()
+            return error
+        }
+        guard PQenterPipelineMode(handle) == 1 else { throw lost() }
+        for statement in statements {
+            let sent = withOptionalCStringArray(statement.parameters) { values in
+                PQsendQueryParams(handle, statement.sql, Int32(statement.parameters.count), nil, values, nil, nil, 0)
+            }
+            guard sent == 1 else { throw lost() }
+        }
+        guard PQpipelineSync(handle) == 1 else { throw lost() }
+        var results: [QueryResult] = []
+        var firstError: PostgresError?
+        for _ in statements {
+            guard let result = PQgetResult(handle) else { throw lost() }
+            switch PQresultStatus(result) {
+            case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+                results.append(QueryResult(result))
+            case PGRES_PIPELINE_ABORTED:
+                break
+            default:
+                if PQstatus(handle) != CONNECTION_OK { PQclear(result); throw lost() }
+                firstError = firstError ?? failure(result, handle, label: label)
+            }
+            PQclear(result)
+            // Each statement's results end with a NULL.
+            while let extra = PQgetResult(handle) { PQclear(extra) }
+        }
+        guard let sync = PQgetResult(handle) else { throw lost() }
+        let synced = PQresultStatus(sync) == PGRES_PIPELINE_SYNC
+        PQclear(sync)
+        guard synced, PQexitPipelineMode(handle) == 1 else { throw lost() }
+        if let firstError { throw firstError }
+        return results
     }
 
     /// A statement's rows, or its error; the result is freed either way.
@@ -210,10 +268,14 @@ public actor PostgresConnection {
     }
 
     /// Runs a script of several statements without parameters (migrations only: its text is ours,
-    /// embedded in the binary, never built from input).
+    /// embedded in the binary, never built from input), in a transaction of its own unless it is
+    /// inside one, so that the transaction settings apply to it.
     public func executeScript(_ sql: String, label: String) throws {
         guard let handle else {
             throw PostgresError(kind: .connectionLost, statement: label, message: "not connected")
+        }
+        guard transactionDepth > 0 else {
+            return try withTransaction(label: label) { db in try db.executeScript(sql, label: label) }
         }
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
@@ -225,7 +287,8 @@ public actor PostgresConnection {
 
     // MARK: - Transactions
 
-    /// Runs `body` inside BEGIN/COMMIT; any error rolls back. Not nestable: a nested call is a bug.
+    /// Runs `body` inside BEGIN/COMMIT, after the transaction settings (sent with BEGIN in one
+    /// round trip); any error rolls back. Not nestable: a nested call is a bug.
     @discardableResult
     public func withTransaction<T: Sendable>(
         label: String, _ body: @Sendable (isolated PostgresConnection) throws -> T
@@ -233,7 +296,12 @@ public actor PostgresConnection {
         guard transactionDepth == 0 else {
             throw PostgresError(kind: .client, statement: label, message: "transactions do not nest")
         }
-        try query("BEGIN", label: label)
+        do {
+            _ = try pipeline([Statement(sql: "BEGIN", parameters: []), transactionSettings], label: label)
+        } catch {
+            if isConnected { _ = try? pipeline([Statement(sql: "ROLLBACK", parameters: [])], label: label) }
+            throw error
+        }
         transactionDepth = 1
         do {
             let value = try body(self)
@@ -247,24 +315,31 @@ public actor PostgresConnection {
         }
     }
 
-    /// Runs `body`; when the connection was lost (before or during it), reconnects with backoff
-    /// and runs it again. `body` must be safe to repeat: a transaction, or idempotent writes.
+    /// Runs `body`, a unit of work that is safe to repeat (a transaction, or idempotent writes).
+    /// When it fails because this session is no good (`PostgresError.sessionIsUnusable`: the
+    /// connection lost, the server shutting down, a read-only session after a failover, a
+    /// pooler's prepared-statement clash), the session is replaced and `body` runs once more on
+    /// the fresh one; a second failure is thrown, for the caller to back off.
     @discardableResult
     public func withReconnect<T: Sendable>(
         label: String, _ body: @Sendable (isolated PostgresConnection) throws -> T
     ) async throws -> T {
-        while true {
-            do {
-                if !isConnected { try await reconnect() }
-                return try body(self)
-            } catch let error as PostgresError where error.kind == .connectionLost {
-                logger.warning("PostgreSQL connection lost; reconnecting", metadata: [
-                    "statement": "\(label)", "error": "\(error.message)",
-                ])
-                try await reconnect()
-            }
+        if !isConnected { try await reconnect(maximumAttempts: Self.retryConnectAttempts) }
+        do {
+            return try body(self)
+        } catch let error as PostgresError where error.sessionIsUnusable {
+            logger.warning("PostgreSQL session unusable; reconnecting to retry once", metadata: [
+                "statement": "\(label)", "error": "\(error)",
+            ])
+            closeHandle()
+            try await reconnect(maximumAttempts: Self.retryConnectAttempts)
+            return try body(self)
         }
     }
+
+    /// Connection attempts a unit of work makes before it fails (about a second with the default
+    /// backoff): a daemon backs off between units, and must report an outage, not hide it.
+    static let retryConnectAttempts = 3
 
     // MARK: - Helpers
 

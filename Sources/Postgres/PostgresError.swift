@@ -43,6 +43,19 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
     /// True when retrying on a new connection may succeed.
     public var isConnectionProblem: Bool { kind == .connect || kind == .connectionLost }
 
+    /// True when this session should not be used again: the connection is gone (class 08, or
+    /// libpq lost it), the server is shutting down or starting (57P01-57P03), the session is
+    /// read-only (25006: after a failover it may still point at the demoted primary, or was opened
+    /// while the database refused writes and keeps that default), or a pooler gave us a server
+    /// session whose prepared statements are not ours (26000, 42P05). A new session may succeed.
+    public var sessionIsUnusable: Bool {
+        if isConnectionProblem { return true }
+        guard let sqlState else { return false }
+        return sqlState.hasPrefix("08") || Self.unusableSessionStates.contains(sqlState)
+    }
+
+    static let unusableSessionStates: Set<String> = ["57P01", "57P02", "57P03", "25006", "26000", "42P05"]
+
     /// Serialization failures and deadlocks: the transaction may simply be run again.
     public var isRetryableConflict: Bool { sqlState == "40001" || sqlState == "40P01" }
 }

@@ -18,6 +18,36 @@ struct PassSummaryTests {
         #expect(Self.summary([.failed("HTTP status 500")]).allFailedNotice == nil)
         #expect(Self.summary([]).allFailedNotice == nil)
     }
+
+    static func databaseFailure(_ message: String) -> SourceOutcome.Result { .failed("database: \(message)") }
+
+    /// A database outage is named as one, with its message, never as the network's; a single
+    /// source failing on the database is said too (it is not that source's problem).
+    @Test func databaseFailuresAreNamedAsSuch() {
+        var down = Self.summary(Array(repeating: Self.databaseFailure("read-only (SQLSTATE 25006)"), count: 8))
+        for index in down.outcomes.indices { down.outcomes[index].databaseFailure = true }
+        #expect(down.allFailedNotice == "all 8 sources failed on the database: database: read-only (SQLSTATE 25006)")
+        #expect(down.everyStoreFailed == true)
+
+        var one = Self.summary([Self.databaseFailure("timeout")])
+        one.outcomes[0].databaseFailure = true
+        #expect(one.allFailedNotice?.hasPrefix("all 1 sources failed on the database") == true)
+
+        var mixed = Self.summary([Self.databaseFailure("timeout"), .failed("HTTP status 500"), .failed("DNS")])
+        mixed.outcomes[0].databaseFailure = true
+        #expect(mixed.allFailedNotice == "all 3 sources failed: 1 on the database, 2 fetching")
+        // The one store tried failed: readiness must say so, whatever the fetches did.
+        #expect(mixed.everyStoreFailed == true)
+    }
+
+    @Test func everyStoreFailedCountsOnlySourcesThatStored() {
+        #expect(Self.summary([.failed("HTTP status 500")]).everyStoreFailed == nil)
+        #expect(Self.summary([]).everyStoreFailed == nil)
+        var some = Self.summary([Self.databaseFailure("timeout"), .notModified])
+        some.outcomes[0].databaseFailure = true
+        #expect(some.everyStoreFailed == false)
+        #expect(Self.summary([.updated, .failed("HTTP status 404")]).everyStoreFailed == false)
+    }
 }
 
 extension PassSummaryTests {

@@ -21,7 +21,7 @@ struct PrivilegeTests {
             await store.connection.close()
 
             let anon = try await database.connect(serviceRole: false)
-            try await anon.query("SET ROLE anon", label: "become anon")
+            try await anon.useRole("anon")
 
             let list = try await anon.query("""
                 SELECT id, title, url, published_at, source_name, category_slug FROM public.articles_with_source

@@ -46,7 +46,7 @@ struct ThumbnailImageTests {
 
     static func imagesAsAnon(_ database: TestDatabase) async throws -> [String: String?] {
         let anon = try await database.connect(serviceRole: false)
-        try await anon.query("SET ROLE anon", label: "become anon")
+        try await anon.useRole("anon")
         let rows = try await anon.query("SELECT title, image_url FROM public.articles_with_source", label: "app read").rows
         await anon.close()
         return Dictionary(uniqueKeysWithValues: rows.map { ($0["title"] ?? "", $0["image_url"]) })

@@ -24,6 +24,7 @@ struct ServiceObserver: DaemonObserver {
 
     func loopTicked(at date: Date) {
         readiness.recordDatabase(error: nil)
+        metrics.setDatabaseUp(true)
         readiness.recordSchedulerTick()
         for observer in extra { observer.loopTicked(at: date) }
     }
@@ -34,6 +35,13 @@ struct ServiceObserver: DaemonObserver {
             if outageReported.set() { logger.warning("\(notice)") }
         } else if summary.failedCount < summary.outcomes.count {
             outageReported.clear()
+        }
+        if let everyStoreFailed = summary.everyStoreFailed {
+            let first = summary.outcomes.first(where: \.databaseFailure).map { outcome -> String in
+                if case .failed(let message) = outcome.result { message } else { "" }
+            }
+            readiness.recordStores(error: everyStoreFailed ? first ?? "database error" : nil)
+            metrics.setStoresFailing(everyStoreFailed)
         }
         var dropped: [String: Int] = [:]
         for outcome in summary.outcomes {
@@ -59,6 +67,7 @@ struct ServiceObserver: DaemonObserver {
 
     func databaseProblem(_ error: any Error) {
         metrics.recordDatabaseError()
+        metrics.setDatabaseUp(false)
         readiness.recordDatabase(error: "\(error)")
         for observer in extra { observer.databaseProblem(error) }
     }

@@ -32,7 +32,7 @@ struct TestDatabase {
         let connection = try await PostgresConnection.connect(
             settings: ConnectionSettings(conninfo: admin, assumeServiceRole: false), logger: logger)
         // Identifiers cannot be parameters; `name` is ours (hex digits), never input.
-        try await connection.query("CREATE DATABASE \(name)", label: "create test database")
+        try await connection.runOutsideTransaction("CREATE DATABASE \(name)", label: "create test database")
         await connection.close()
         return TestDatabase(name: name, url: replacingDatabase(in: admin, with: name))
     }
@@ -62,7 +62,7 @@ struct TestDatabase {
               let connection = try? await PostgresConnection.connect(
                 settings: ConnectionSettings(conninfo: admin, assumeServiceRole: false), logger: Self.logger)
         else { return }
-        _ = try? await connection.query("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", label: "drop test database")
+        _ = try? await connection.runOutsideTransaction("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", label: "drop test database")
         await connection.close()
     }
 
