@@ -54,15 +54,15 @@ public struct Migrator: Sendable {
         }
         let holder = try self.holder(db)
         logger.info("another process is migrating this database; waiting for it", metadata: [
-            "holder": "\(holder)", "wait_seconds": "\(lockWait.components.seconds)",
+            "holder": "\(holder)", "wait": "\(lockWait)",
         ])
-        let milliseconds = lockWait.components.seconds * 1000 + lockWait.components.attoseconds / 1_000_000_000_000_000
-        try db.query("SELECT set_config('lock_timeout', $1, true)", [String(max(1, milliseconds))], label: "migration lock")
+        let milliseconds = max(1, lockWait.components.seconds * 1000 + lockWait.components.attoseconds / 1_000_000_000_000_000)
+        try db.query("SELECT set_config('lock_timeout', $1, true)", [String(milliseconds)], label: "migration lock")
         do {
             try db.query("SELECT pg_advisory_xact_lock($1)", [Self.lockKey], label: "migration lock")
         } catch let error as PostgresError where error.sqlState == "55P03" {
             throw PostgresError(kind: .client, statement: "migration lock",
-                                message: "another migration has held the lock for over \(lockWait.components.seconds) s: "
+                                message: "another migration has held the lock for over \(milliseconds) ms: "
                                     + "\(holder); try again when it has finished")
         }
     }
@@ -74,6 +74,7 @@ public struct Migrator: Sendable {
                    to_char(a.xact_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS since
             FROM pg_catalog.pg_locks l LEFT JOIN pg_catalog.pg_stat_activity a ON a.pid = l.pid
             WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+              AND l.database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())
               AND l.classid = ($1::bigint >> 32)::oid AND l.objid = ($1::bigint & 4294967295)::oid
             LIMIT 1
             """, [Self.lockKey], label: "migration lock holder").rows.first

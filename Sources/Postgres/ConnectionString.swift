@@ -5,8 +5,8 @@ import PulseModel
 /// a bad `%` escape, a URI with an unclosed `[`), so every form libpq would refuse is refused here
 /// first, with a reason that names the part and never its value.
 ///
-/// Only the scheme, hosts, ports and database are ever shown (`redacted`); every other value
-/// (user, password, options) is a secret that `scrub` removes from libpq's messages.
+/// Only the scheme, hosts, ports and database are ever shown (`redacted`);
+/// the user and the passwords are secrets that `scrub` removes from libpq's messages.
 public struct ConnectionString: Sendable, Equatable {
     public let isURI: Bool
     /// As written (brackets kept for IPv6), one per host of a multi-host string.
@@ -47,7 +47,7 @@ public struct ConnectionString: Sendable, Equatable {
                     guard Self.isPortList(value) else { throw ConnectionStringError("has a port that is not a number from 1 to 65535") }
                     ports.append(value)
                 case "dbname": database = value
-                default: hidden.append(value)
+                default: if Self.secretKeys.contains(key) { hidden.append(value) }
                 }
             }
             self.hosts = hosts
@@ -75,17 +75,30 @@ public struct ConnectionString: Sendable, Equatable {
     }
 
     /// `text` with every secret replaced by `***`. libpq and the server quote the values they name
-    /// ("user \"u\""), so a short secret, or any secret with `quotedOnly` (server messages about
-    /// tables and data), is replaced only where quoted; a longer one wherever it occurs.
+    /// ("user \"u\""), so a short or all-letter secret, or any secret with `quotedOnly` (server
+    /// messages about tables and data), is replaced only where quoted; another one wherever it occurs.
     public func scrub(_ text: String, quotedOnly: Bool = false) -> String {
         var result = text
         for secret in secrets {
             result = TextScan.replacingLiteral("\"" + secret + "\"", with: "\"***\"", in: result)
-            if !quotedOnly && secret.count >= Self.bareSecretMinimum {
+            if !quotedOnly && Self.isScrubbedBare(secret) {
                 result = TextScan.replacingLiteral(secret, with: "***", in: result)
             }
         }
         return result
+    }
+
+    /// The values that are secret: the user and the passwords. Other parameters (`sslmode=require`,
+    /// `connect_timeout=10`) are settings, and scrubbing them damaged libpq's own words ("SSL was
+    /// required" came out as "SSL was ***d").
+    static let secretKeys: Set<String> = ["user", "password", "sslpassword"]
+
+    /// A secret made of letters alone may be an ordinary word of libpq's messages (a password
+    /// `server` turned "connection to server at" into "connection to *** at"): it is scrubbed only
+    /// where quoted, as libpq and the server quote the values they name. Any other secret of
+    /// `bareSecretMinimum` characters or more is scrubbed wherever it occurs.
+    static func isScrubbedBare(_ secret: String) -> Bool {
+        secret.count >= bareSecretMinimum && !secret.utf8.allSatisfy { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7a }
     }
 
     static let uriSchemes = ["postgresql://", "postgres://"]
@@ -225,8 +238,9 @@ private struct URIParts {
                 guard pieces.count == 2, !pieces[0].isEmpty else {
                     throw ConnectionStringError("has a query parameter that is not exactly one key=value")
                 }
-                secrets += [String(pieces[1]), try Self.decode(pieces[1], part: "query parameter")]
-                _ = try Self.decode(pieces[0], part: "query parameter")
+                let key = try Self.decode(pieces[0], part: "query parameter")
+                let value = try Self.decode(pieces[1], part: "query parameter")
+                if ConnectionString.secretKeys.contains(key) { secrets += [String(pieces[1]), value] }
             }
         }
     }

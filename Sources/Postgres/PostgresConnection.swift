@@ -112,7 +112,7 @@ public actor PostgresConnection {
 
     public func close() { closeHandle() }
 
-    private func closeHandle() {
+    func closeHandle() {
         if let handle { PQfinish(handle) }
         handle = nil
         transactionDepth = 0
@@ -151,7 +151,7 @@ public actor PostgresConnection {
                set_config('TimeZone', 'UTC', true), set_config('role', $3, true)
         """
 
-    private var transactionSettings: Statement {
+    var transactionSettings: Statement {
         Statement(sql: Self.transactionSettingsSQL, parameters: [
             String(settings.statementTimeoutMilliseconds), String(settings.lockTimeoutMilliseconds), transactionRole,
         ])
@@ -165,93 +165,25 @@ public actor PostgresConnection {
     /// `label` names it in errors and logs.
     @discardableResult
     public func query(_ sql: String, _ parameters: [any PostgresEncodable] = [], label: String) throws -> QueryResult {
-        guard let handle else {
-            throw PostgresError(kind: .connectionLost, statement: label, message: "not connected")
-        }
         let texts = parameters.map { $0.postgresText }
         if transactionDepth > 0 {
-            return try outcome(of: withOptionalCStringArray(texts) { values in
-                PQexecParams(handle, sql, Int32(texts.count), nil, values, nil, nil, 0)
-            }, handle, label: label)
+            return try exchange(label: label) { handle in
+                withOptionalCStringArray(texts) { values in
+                    PQsendQueryParams(handle, sql, Int32(texts.count), nil, values, nil, nil, 0)
+                }
+            }
         }
         return try pipeline([transactionSettings, Statement(sql: sql, parameters: texts)], label: label)[1]
     }
 
     /// Runs one statement that cannot run inside a transaction block (CREATE DATABASE, VACUUM),
     /// alone, without the transaction settings and without parameters: its text must be ours.
-    public func runOutsideTransaction(_ sql: String, label: String) throws {
-        guard let handle else {
-            throw PostgresError(kind: .connectionLost, statement: label, message: "not connected")
-        }
+    @discardableResult
+    public func runOutsideTransaction(_ sql: String, label: String) throws -> QueryResult {
         guard transactionDepth == 0 else {
             throw PostgresError(kind: .client, statement: label, message: "cannot run inside a transaction")
         }
-        _ = try outcome(of: PQexec(handle, sql), handle, label: label)
-    }
-
-    struct Statement {
-        let sql: String
-        let parameters: [String?]
-    }
-
-    /// Sends `statements` and one Sync in pipeline mode and reads their results: one round trip,
-    /// and one implicit transaction for all of them unless they open one themselves. The first
-    /// error is thrown after the pipeline is read to its end, so the session stays usable; a lost
-    /// connection closes it.
-    private func pipeline(_ statements: [Statement], label: String) throws -> [QueryResult] {
-        guard let handle else {
-            throw PostgresError(kind: .connectionLost, statement: label, message: "not connected")
-        }
-        func lost() -> PostgresError {
-            let error = PostgresError(kind: .connectionLost, statement: label, message: errorText(handle))
-            closeHandle()
-            return error
-        }
-        guard PQenterPipelineMode(handle) == 1 else { throw lost() }
-        for statement in statements {
-            let sent = withOptionalCStringArray(statement.parameters) { values in
-                PQsendQueryParams(handle, statement.sql, Int32(statement.parameters.count), nil, values, nil, nil, 0)
-            }
-            guard sent == 1 else { throw lost() }
-        }
-        guard PQpipelineSync(handle) == 1 else { throw lost() }
-        var results: [QueryResult] = []
-        var firstError: PostgresError?
-        for _ in statements {
-            guard let result = PQgetResult(handle) else { throw lost() }
-            switch PQresultStatus(result) {
-            case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
-                results.append(QueryResult(result))
-            case PGRES_PIPELINE_ABORTED:
-                break
-            default:
-                if PQstatus(handle) != CONNECTION_OK { PQclear(result); throw lost() }
-                firstError = firstError ?? failure(result, handle, label: label)
-            }
-            PQclear(result)
-            // Each statement's results end with a NULL.
-            while let extra = PQgetResult(handle) { PQclear(extra) }
-        }
-        guard let sync = PQgetResult(handle) else { throw lost() }
-        let synced = PQresultStatus(sync) == PGRES_PIPELINE_SYNC
-        PQclear(sync)
-        guard synced, PQexitPipelineMode(handle) == 1 else { throw lost() }
-        if let firstError { throw firstError }
-        return results
-    }
-
-    /// A statement's rows, or its error; the result is freed either way.
-    private func outcome(of result: OpaquePointer?, _ handle: OpaquePointer, label: String) throws -> QueryResult {
-        defer { PQclear(result) }
-        guard let result else {
-            throw PostgresError(kind: .connectionLost, statement: label, message: errorText(handle))
-        }
-        switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
-            return QueryResult(result)
-        default:
-            throw failure(result, handle, label: label)
-        }
+        return try exchange(label: label) { handle in PQsendQuery(handle, sql) }
     }
 
     /// The error for a failed result: the connection's loss, or the server's message and SQLSTATE.
@@ -271,18 +203,10 @@ public actor PostgresConnection {
     /// embedded in the binary, never built from input), in a transaction of its own unless it is
     /// inside one, so that the transaction settings apply to it.
     public func executeScript(_ sql: String, label: String) throws {
-        guard let handle else {
-            throw PostgresError(kind: .connectionLost, statement: label, message: "not connected")
-        }
         guard transactionDepth > 0 else {
             return try withTransaction(label: label) { db in try db.executeScript(sql, label: label) }
         }
-        let result = PQexec(handle, sql)
-        defer { PQclear(result) }
-        let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
-            throw failure(result, handle, label: label)
-        }
+        try exchange(label: label) { handle in PQsendQuery(handle, sql) }
     }
 
     // MARK: - Transactions
@@ -303,13 +227,14 @@ public actor PostgresConnection {
             throw error
         }
         transactionDepth = 1
+        // COMMIT and ROLLBACK go while the depth still says "inside": as plain statements, never
+        // behind the transaction settings (which an aborted transaction would refuse).
+        defer { transactionDepth = 0 }
         do {
             let value = try body(self)
             try query("COMMIT", label: label)
-            transactionDepth = 0
             return value
         } catch {
-            transactionDepth = 0
             if isConnected { _ = try? query("ROLLBACK", label: label) }
             throw error
         }

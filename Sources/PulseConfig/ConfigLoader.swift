@@ -157,11 +157,13 @@ private struct ConfigParser {
 
     private func parseSchedule(_ node: ConfigNode) -> ScheduleSettings {
         let base = ScheduleSettings()
-        guard let map = MappingView(node, section: "schedule", allowedKeys: ["min_interval_minutes", "max_interval_hours"], diag)
+        guard let map = MappingView(node, section: "schedule",
+                                    allowedKeys: ["min_interval_minutes", "max_interval_hours", "database_retry_seconds"], diag)
         else { return base }
         let schedule = ScheduleSettings(
             minIntervalMinutes: map.int("min_interval_minutes", default: base.minIntervalMinutes, range: 1...10_080),
-            maxIntervalHours: map.int("max_interval_hours", default: base.maxIntervalHours, range: 1...168))
+            maxIntervalHours: map.int("max_interval_hours", default: base.maxIntervalHours, range: 1...168),
+            databaseRetrySeconds: map.int("database_retry_seconds", default: base.databaseRetrySeconds, range: 1...600))
         if schedule.minIntervalMinutes > schedule.maxIntervalHours * 60 {
             diag.error("'min_interval_minutes' (\(schedule.minIntervalMinutes)) must not exceed 'max_interval_hours' "
                        + "(\(schedule.maxIntervalHours) h)", at: map.mark(of: "min_interval_minutes"))

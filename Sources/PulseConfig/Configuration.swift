@@ -114,10 +114,14 @@ public struct FetchSettings: Sendable, Equatable {
 public struct ScheduleSettings: Sendable, Equatable {
     public var minIntervalMinutes: Int
     public var maxIntervalHours: Int
+    /// A source whose pass failed on the database is due again after this long (twice this from
+    /// its second failure in a row), instead of when its lease expires.
+    public var databaseRetrySeconds: Int
 
-    public init(minIntervalMinutes: Int = 15, maxIntervalHours: Int = 24) {
+    public init(minIntervalMinutes: Int = 15, maxIntervalHours: Int = 24, databaseRetrySeconds: Int = 60) {
         self.minIntervalMinutes = minIntervalMinutes
         self.maxIntervalHours = maxIntervalHours
+        self.databaseRetrySeconds = databaseRetrySeconds
     }
 }
 

@@ -69,11 +69,11 @@ struct ArticleStagingTests {
                 SELECT count(*) AS rows, count(DISTINCT url_hash) AS hashes FROM public.articles
                 """, label: "counts").rows.first
             #expect(counts?["rows"] == "240" && counts?["hashes"] == "240")
+            // Nothing named is left on any session: a pooler may hand it to another client.
             for lane in store.insertLanes {
-                let prepared = try await lane.query("""
-                    SELECT count(*) FROM pg_catalog.pg_prepared_statements WHERE name = 'pulse_insert_articles'
-                    """, label: "prepared").rows.first?[0]
-                #expect(prepared == "1")
+                let prepared = try await lane.query("SELECT count(*) FROM pg_catalog.pg_prepared_statements",
+                                                    label: "prepared").rows.first?[0]
+                #expect(prepared == "0")
             }
             await store.closeInsertLanes()
             await store.connection.close()
@@ -95,24 +95,6 @@ struct ArticleStagingTests {
             let again = try await store.insertArticles(candidates, source: sources["s"]!)
             #expect(again.inserted == 0 && again.duplicates == 12)
             await admin.close()
-            await store.connection.close()
-        }
-    }
-
-    /// A session whose prepared statements were dropped (`DISCARD ALL`, as a pooler may do between
-    /// clients) prepares the insert again instead of failing.
-    @Test func theInsertIsPreparedAgainAfterDiscardAll() async throws {
-        try await TestDatabase.with { database in
-            let (store, sources) = try await Seed.store(database, sources: [Seed.source("s")])
-            let first = (1...5).map { ArticleCandidate(title: "First \($0)", link: "https://e.example/a/\($0)") }
-            #expect(try await store.insertArticles(first, source: sources["s"]!).inserted == 5)
-            try await store.connection.query("DEALLOCATE ALL", label: "drop prepared statements")
-            let second = (1...5).map { ArticleCandidate(title: "Second \($0)", link: "https://e.example/b/\($0)") }
-            #expect(try await store.insertArticles(second, source: sources["s"]!).inserted == 5)
-            let prepared = try await store.connection.query("""
-                SELECT count(*) FROM pg_catalog.pg_prepared_statements WHERE name = 'pulse_insert_articles'
-                """, label: "prepared").rows.first?[0]
-            #expect(prepared == "1")
             await store.connection.close()
         }
     }

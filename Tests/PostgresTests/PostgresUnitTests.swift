@@ -54,3 +54,19 @@ struct PostgresUnitTests {
         #expect(ArticleRowBuilder.storedURL("https://example.com/" + String(repeating: "a", count: 2048)) == nil)
     }
 }
+
+/// Redaction removes the secret values, not words of libpq's messages that equal them.
+@Suite struct ScrubTests {
+    @Test func settingsAreNotSecretsAndWordLikeSecretsAreScrubbedWhereQuoted() throws {
+        let url = try ConnectionString(parsing: "postgresql://alice:server@db.example.com:5432/pulse?sslmode=require&connect_timeout=10")
+        #expect(url.scrub("connection to server at \"db.example.com\" (10.0.0.1), port 5432 failed: SSL was required")
+                == "connection to server at \"db.example.com\" (10.0.0.1), port 5432 failed: SSL was required")
+        #expect(url.scrub("password authentication failed for user \"alice\"") == "password authentication failed for user \"***\"")
+        #expect(url.scrub("the password is \"server\"") == "the password is \"***\"")
+
+        let strong = try ConnectionString(parsing: "postgresql://alice:s3cr3t-Pa55@db.example.com/pulse?sslpassword=k3y-pass")
+        #expect(strong.scrub("echo s3cr3t-Pa55 and k3y-pass") == "echo *** and ***")
+        let keywords = try ConnectionString(parsing: "host=db.example.com user=bob password=hunter22 sslmode=verify-full")
+        #expect(keywords.scrub("bob hunter22 verify-full \"bob\"") == "bob *** verify-full \"***\"")
+    }
+}

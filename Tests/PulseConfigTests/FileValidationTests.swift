@@ -125,7 +125,7 @@ struct FileValidationTests {
               user_agent: "test-agent/2"
               max_concurrent_fetches: 4
               per_host_requests_per_second: 0.5
-            schedule: { min_interval_minutes: 30, max_interval_hours: 12 }
+            schedule: { min_interval_minutes: 30, max_interval_hours: 12, database_retry_seconds: 90 }
             enrichment: { enabled: false, concurrency: 8, per_source_budget_seconds: 30 }
             prune_unlisted: true
 
@@ -135,7 +135,7 @@ struct FileValidationTests {
         #expect(config.fetch.maxConcurrentFetches == 4)
         #expect(config.fetch.perHostRequestsPerSecond == 0.5)
         #expect(config.fetch.totalTimeoutSeconds == 60)
-        #expect(config.schedule == ScheduleSettings(minIntervalMinutes: 30, maxIntervalHours: 12))
+        #expect(config.schedule == ScheduleSettings(minIntervalMinutes: 30, maxIntervalHours: 12, databaseRetrySeconds: 90))
         #expect(config.enrichment == EnrichmentConfig(enabled: false, concurrency: 8, perSourceBudgetSeconds: 30))
         #expect(config.pruneUnlisted)
     }

@@ -153,7 +153,8 @@ struct DaemonMode {
         let enricher = configuration.enrichment.enabled ? configuration.enricher(fetcher: fetcher, logger: logger) : nil
         // Batches of half the fetch concurrency, claimed as single sources finish, with at most
         // twice the concurrency leased at once: the fetcher stays busy while stalled feeds wait.
-        return DaemonSettings(claimBatch: max(concurrency / 2, 4), sourcesInFlight: max(concurrency * 2, 8)) { store in
+        return DaemonSettings(claimBatch: max(concurrency / 2, 4), sourcesInFlight: max(concurrency * 2, 8),
+                              databaseRetryDelay: .seconds(configuration.schedule.databaseRetrySeconds)) { store in
             var pass = IngestPass(store: store, fetcher: fetcher, parserOptions: parserOptions,
                                   retentionDays: retentionDays, concurrency: concurrency,
                                   drainDeadline: .seconds(20), logger: logger)
