@@ -42,14 +42,28 @@ extension ArticleStore {
                             deactivateUnlisted: Bool) async throws -> SyncReport {
         try await connection.withReconnect(label: "sync sources") { db in
             try db.withTransaction(label: "sync sources") { db in
+                // One sync at a time per database (services starting together, --migrate beside
+                // them): two that both found a new source absent inserted it twice (23505). The
+                // lock is the transaction's, so it is never left on a pooled session.
+                try db.query("SELECT pg_advisory_xact_lock($1)", [Self.syncLockKey], label: "sync sources: lock")
                 var report = SyncReport()
                 for category in categories {
+                    // An unchanged category is not locked: ON CONFLICT DO UPDATE locks the row even
+                    // when its WHERE says no, and a daemon's insert holding its source row (the
+                    // foreign key check) while waiting for the category deadlocked with this sync.
                     let row = try db.query("""
-                        INSERT INTO public.categories (name, slug, display_order) VALUES ($1, $2, $3)
-                        ON CONFLICT (slug) DO UPDATE SET name = EXCLUDED.name, display_order = EXCLUDED.display_order
-                        WHERE (categories.name, categories.display_order)
-                              IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.display_order)
-                        RETURNING (xmax = 0) AS inserted
+                        WITH changed AS (
+                            UPDATE public.categories SET name = $1::text, display_order = $3::integer
+                            WHERE slug = $2::text AND (name, display_order) IS DISTINCT FROM ($1::text, $3::integer)
+                            RETURNING false AS inserted
+                        ), added AS (
+                            INSERT INTO public.categories (name, slug, display_order)
+                            SELECT $1::text, $2::text, $3::integer
+                            WHERE NOT EXISTS (SELECT 1 FROM public.categories WHERE slug = $2::text)
+                            ON CONFLICT (slug) DO NOTHING
+                            RETURNING true AS inserted
+                        )
+                        SELECT inserted FROM changed UNION ALL SELECT inserted FROM added
                         """, [category.name, category.slug, category.displayOrder], label: "sync category").rows.first
                     if let inserted = row?.bool("inserted") {
                         if inserted { report.categoriesInserted += 1 } else { report.categoriesUpdated += 1 }
@@ -70,6 +84,9 @@ extension ArticleStore {
             }
         }
     }
+
+    /// Key of the sync's advisory lock ("pulse-ingest sync").
+    static let syncLockKey: Int64 = 0x7075_6C73_6573_796E
 
     /// The columns the file owns, compared in SQL (`IS DISTINCT FROM`, so NULLs compare as values)
     /// against the locked rows; the update then writes exactly those rows. Three statements for

@@ -4,11 +4,13 @@ public struct ConnectionSettings: Sendable {
     /// hold a password, so it is never logged or put in an error; use `redacted` for messages.
     public var conninfo: String
     public var applicationName: String
-    /// Session `statement_timeout`, set at connect (a function-level setting does not bound a call).
+    /// `statement_timeout` of every transaction (a function-level setting does not bound a call);
+    /// 0 leaves statements unbounded, as migrations are.
     public var statementTimeoutMilliseconds: Int
-    /// Session `lock_timeout`, so a writer never queues forever behind a long lock.
+    /// `lock_timeout` of every transaction, so a writer never queues forever behind a long lock.
     public var lockTimeoutMilliseconds: Int
-    /// Run `SET ROLE service_role` when the session user is a member (Supabase: bypasses RLS).
+    /// Write as `service_role` when the session user is a member (Supabase: bypasses RLS), set in
+    /// each transaction.
     public var assumeServiceRole: Bool
     /// Reconnect policy for a lost connection.
     public var reconnect: ReconnectPolicy

@@ -244,7 +244,8 @@ public actor PostgresConnection {
     /// When it fails because this session is no good (`PostgresError.sessionIsUnusable`: the
     /// connection lost, the server shutting down, a read-only session after a failover, a
     /// pooler's prepared-statement clash), the session is replaced and `body` runs once more on
-    /// the fresh one; a second failure is thrown, for the caller to back off.
+    /// the fresh one; after a deadlock or serialization failure it runs once more as it is. A
+    /// second failure is thrown, for the caller to back off.
     @discardableResult
     public func withReconnect<T: Sendable>(
         label: String, _ body: @Sendable (isolated PostgresConnection) throws -> T
@@ -258,6 +259,12 @@ public actor PostgresConnection {
             ])
             closeHandle()
             try await reconnect(maximumAttempts: Self.retryConnectAttempts)
+            return try body(self)
+        } catch let error as PostgresError where error.isRetryableConflict {
+            // A deadlock or serialization failure rolled the work back; run it again.
+            logger.info("PostgreSQL deadlock or serialization failure; retrying once", metadata: [
+                "statement": "\(label)", "error": "\(error)",
+            ])
             return try body(self)
         }
     }
