@@ -41,9 +41,10 @@ extension ArticleStore {
     /// How long a claim stays valid without renewal: the service's lease (`DaemonSettings.lease`).
     public static let standardLease: Duration = .seconds(600)
 
-    /// Claims up to `limit` due sources for `workerID`: active, circuit closed, due (its
-    /// `next_due_at`, else last fetch + configured interval, has passed) and not leased by a live
-    /// worker. FOR UPDATE SKIP LOCKED lets daemons claim side by side without waiting or
+    /// Claims up to `limit` due sources for `workerID`, earliest due first: active, circuit closed,
+    /// due (its `next_due_at`, else last fetch + configured interval, has passed) and not leased
+    /// by a live worker, which is `due_at` (migration 9) having passed, read from its partial index
+    /// in order. FOR UPDATE SKIP LOCKED lets daemons claim side by side without waiting or
     /// double-claiming; the lease lets another daemon take over once a crashed one's lease expires.
     /// `slugs` narrows the claim (`--once --source`).
     public func claimDueSources(workerID: String, limit: Int, lease: Duration, slugs: [String]? = nil,
@@ -53,10 +54,9 @@ extension ArticleStore {
             try db.query("""
                 WITH due AS (
                     SELECT s.id FROM public.sources s
-                    WHERE \(Self.dueCondition)
-                      AND (s.lease_until IS NULL OR s.lease_until < $1::timestamptz)
+                    WHERE s.is_active AND s.due_at <= $1::timestamptz
                       AND ($5::text[] IS NULL OR s.slug = ANY ($5::text[]))
-                    ORDER BY coalesce(s.next_due_at, s.last_fetched_at, '-infinity'), s.slug
+                    ORDER BY s.due_at, s.slug
                     LIMIT $2
                     FOR UPDATE SKIP LOCKED
                 ), claimed AS (
@@ -142,28 +142,27 @@ extension ArticleStore {
         }
     }
 
-    /// How many active sources are due now (leased or not) and how many have an open circuit:
-    /// the fleet-wide gauges an operator watches, whichever daemon reports them.
+    /// How many active sources wait to be claimed (due, circuit closed, not leased) and how many
+    /// have an open circuit: the fleet-wide gauges an operator watches, whichever daemon reports
+    /// them. Both read partial indexes, not the table.
     public func sourceCounts(at now: Date = Date()) async throws -> SourceCounts {
         try await connection.withReconnect(label: "source counts") { db in
             let row = try db.query("""
-                SELECT count(*) FILTER (WHERE \(Self.dueCondition)) AS due,
-                       count(*) FILTER (WHERE s.is_active AND s.circuit_open_until > $1::timestamptz) AS circuit_open
-                FROM public.sources s
+                SELECT (SELECT count(*) FROM public.sources WHERE is_active AND due_at <= $1::timestamptz) AS due,
+                       (SELECT count(*) FROM public.sources
+                        WHERE is_active AND circuit_open_until IS NOT NULL AND circuit_open_until > $1::timestamptz) AS circuit_open
                 """, [now], label: "source counts").rows.first
             return SourceCounts(due: row?.int("due") ?? 0, circuitOpen: row?.int("circuit_open") ?? 0)
         }
     }
 
-    /// The earliest time any active source becomes due (for the daemon's sleep), nil if none.
+    /// The earliest time any active source may be claimed (for the daemon's sleep), nil if none:
+    /// the first entry of the claim's index.
     public func nextDueTime() async throws -> Date? {
         try await connection.withReconnect(label: "next due time") { db in
             try db.query("""
-                SELECT min(greatest(coalesce(next_due_at, last_fetched_at + make_interval(hours => fetch_interval_hours),
-                                             '-infinity'),
-                                    coalesce(circuit_open_until, '-infinity'))) AS due
-                FROM public.sources WHERE is_active
-                """, label: "next due time").rows.first?["due"].flatMap(PostgresTimestamp.parse)
+                SELECT due_at FROM public.sources WHERE is_active ORDER BY due_at, slug LIMIT 1
+                """, label: "next due time").rows.first?["due_at"].flatMap(PostgresTimestamp.parse)
         }
     }
 }

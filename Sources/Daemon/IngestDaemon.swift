@@ -123,6 +123,7 @@ public final class IngestDaemon: Service, Sendable {
     private func loop() async {
         var ready = false
         var failures = 0
+        var lastCounted: ContinuousClock.Instant?
         await withDiscardingTaskGroup { group in
             while !stop.isStopped {
                 let current = settings.withLock { $0 }
@@ -145,7 +146,11 @@ public final class IngestDaemon: Service, Sendable {
                         observer.daemonReady(workerID: workerID)
                     }
                     observer.loopTicked(at: Date())
-                    if let counts = try? await store.sourceCounts() { observer.sourcesCounted(counts) }
+                    // Fleet-wide gauges, not per-claim facts: read every 15 s, not on every claim.
+                    if lastCounted.map({ ContinuousClock.now - $0 >= .seconds(15) }) ?? true {
+                        lastCounted = ContinuousClock.now
+                        if let counts = try? await store.sourceCounts() { observer.sourcesCounted(counts) }
+                    }
                     if claimed.isEmpty {
                         // With passes still running, look again soon: one may finish early.
                         await sleepUntilDue(idlePoll: running.load(ordering: .acquiring) > 0

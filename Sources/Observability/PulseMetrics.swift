@@ -85,7 +85,7 @@ public final class PulseMetrics: Sendable {
         itemsInserted = registry.makeCounter(descriptor: Self.descriptor(
             "items_inserted", unit: "total", help: "Articles newly inserted into the database."))
         sourcesDue = registry.makeGauge(descriptor: Self.descriptor(
-            "sources_due", unit: "", help: "Active sources due for a fetch (all daemons) at the last scheduler tick."))
+            "sources_due", unit: "", help: "Active sources due and waiting to be claimed (all daemons), read every 15 s."))
         sourcesClaimed = registry.makeGauge(descriptor: Self.descriptor(
             "sources_claimed", unit: "", help: "Sources claimed by this instance at the last tick."))
         sourcesCircuitOpen = registry.makeGauge(descriptor: Self.descriptor(

@@ -64,10 +64,10 @@ struct FetchStateTests {
             try await store.recordFetchSuccess(sourceID: sources["a"]!.id, etag: nil, lastModified: nil,
                                                notModified: false, at: now)
             #expect(try await store.dueSources(at: now.addingTimeInterval(3600)).map(\.slug) == ["b"])
-            // Inactive sources are never counted; a claimed (leased) source still counts as due.
+            // Inactive sources are never counted; a claimed (leased) source is in flight, not waiting.
             #expect(try await store.sourceCounts(at: now.addingTimeInterval(3600)) == SourceCounts(due: 1, circuitOpen: 0))
             _ = try await store.claimDueSources(workerID: "w", limit: 1, lease: .seconds(60), at: now.addingTimeInterval(3600))
-            #expect(try await store.sourceCounts(at: now.addingTimeInterval(3600)) == SourceCounts(due: 1, circuitOpen: 0))
+            #expect(try await store.sourceCounts(at: now.addingTimeInterval(3600)) == SourceCounts(due: 0, circuitOpen: 0))
             #expect(try await store.dueSources(at: now.addingTimeInterval(2 * 3600)).map(\.slug) == ["b", "a"])
             #expect(try await store.dueSources(at: now, slugs: ["b", "off"]).map(\.slug) == ["b"])
             await store.connection.close()
