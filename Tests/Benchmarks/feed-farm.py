@@ -17,7 +17,8 @@ generated config turns enrichment on: `make demo` runs that way.
   feed-farm.py --port 18080 --feeds 2000 --items 30 --hosts 20 --config-out farm.yaml
 
 Control (any host): GET /control/stats (JSON counters), POST /control/mark (reset the "distinct
-feeds requested" set), POST /control/advance?share=0.2&new=5.
+feeds requested" and "requested more than once" sets), POST /control/advance?share=0.2&new=5.
+--delay-min/--delay-max make every feed answer after a realistic delay (`make bench-scale`).
 """
 import argparse
 import datetime
@@ -58,6 +59,7 @@ class Farm:
         self.requests = 0
         self.by_status = {}
         self.distinct = set()
+        self.repeated = set()   # feeds requested more than once since the last /control/mark
         self.now = datetime.datetime.now(datetime.timezone.utc)
         self.slow = slow_feeds(args.feeds, args.hosts, args.slow_every, args.slow_placement)
         self.failing = {n for n in range(1, args.feeds + 1) if args.fail_every and n % args.fail_every == 7}
@@ -134,6 +136,8 @@ class Farm:
             self.requests += 1
             self.by_status[status] = self.by_status.get(status, 0) + 1
             if feed is not None:
+                if feed in self.distinct:
+                    self.repeated.add(feed)
                 self.distinct.add(feed)
 
 
@@ -172,7 +176,8 @@ def make_handler(farm):
             if url.path == "/control/stats":
                 with farm.lock:
                     stats = {"requests": farm.requests, "by_status": farm.by_status,
-                             "distinct_feeds": len(farm.distinct), "feeds": farm.args.feeds,
+                             "distinct_feeds": len(farm.distinct), "repeated_feeds": len(farm.repeated),
+                             "feeds": farm.args.feeds,
                              "failing": len(farm.failing), "slow": len(farm.slow),
                              "slow_by_host": farm.slow_by_host, "slow_seconds": farm.args.slow_seconds,
                              "max_per_host": min(farm.args.per_host, farm.args.concurrency),
@@ -188,6 +193,7 @@ def make_handler(farm):
             if url.path == "/control/mark":
                 with farm.lock:
                     farm.distinct.clear()
+                    farm.repeated.clear()
                     farm.marked = True
                 return self.reply(204)
             if url.path == "/control/advance":
@@ -222,6 +228,9 @@ def make_handler(farm):
             if not 1 <= feed <= farm.args.feeds:
                 farm.count(404)
                 return self.reply(404, b"no such feed")
+            if farm.args.delay_max > 0:
+                # A realistic answer time: every feed takes between --delay-min and --delay-max.
+                time.sleep(random.uniform(farm.args.delay_min, farm.args.delay_max))
             if feed in farm.slow:
                 with farm.lock:
                     if not farm.marked:   # the cold cycle: when its last stall began
@@ -280,7 +289,9 @@ def main():
     parser.add_argument("--slow-placement", choices=("spread", "stride"), default="spread",
                         help="spread: the stalling feeds fall on different hosts; stride: every Nth feed, "
                              "which puts them all on one host when N is a multiple of --hosts")
-    parser.add_argument("--fail-every", type=int, default=50, help="feeds with N %% this == 7 answer 500")
+    parser.add_argument("--fail-every", type=int, default=50, help="feeds with N %% this == 7 answer 500 (0: none)")
+    parser.add_argument("--delay-min", type=float, default=0.0, help="every feed answers after a uniform delay (seconds)")
+    parser.add_argument("--delay-max", type=float, default=0.0, help="... of at most this many seconds (0: no delay)")
     parser.add_argument("--config-out", help="write a feeds.yaml for the farm here")
     parser.add_argument("--concurrency", type=int, default=32, help="fetch.max_concurrent_fetches in the config")
     parser.add_argument("--per-host", type=int, default=4, help="fetch.max_per_host in the config")
