@@ -173,8 +173,10 @@ let package = Package(
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
         .testTarget(name: "WebTextTests", dependencies: ["WebText"]),
         .testTarget(name: "PulseModelTests", dependencies: ["PulseModel"]),
+        // Also the dump modes' fetching, end to end through the built binary (no database).
         .testTarget(name: "CommandLineParsingTests", dependencies: [
-            "pulse-ingest", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "pulse-ingest", "HTTPFetcher", "Observability", "PulseConfig", "LoopbackHTTPServer",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Everything that needs the real PostgreSQL, including `--once` end to end.
         .testTarget(name: "PostgresTests", dependencies: [

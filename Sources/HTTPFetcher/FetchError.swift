@@ -10,6 +10,8 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     case blockedAddress(ip: String, reason: String)
     case badScheme(url: String)
     case tooManyRedirects(limit: Int)
+    /// A redirect from https to plain http, refused (`FetcherConfiguration.allowHTTPSDowngrade`).
+    case insecureRedirect(url: String)
     case httpStatus(code: Int)
     /// 429, or 503 with Retry-After; the caller should not fetch this source again before then.
     case rateLimited(retryAfter: Duration?)
@@ -36,6 +38,8 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
             return "only http and https URLs are fetched, not \(FetchError.clip(url))"
         case .tooManyRedirects(let limit):
             return "more than \(limit) redirects"
+        case .insecureRedirect(let url):
+            return "refused redirect from https to plain http: \(FetchError.clip(url))"
         case .httpStatus(let code):
             return "HTTP status \(code)"
         case .rateLimited(let retryAfter):

@@ -25,6 +25,20 @@ public struct FetcherConfiguration: Sendable {
     /// by the address policy at connect time like any other.
     public var resolve: [String] = []
 
+    /// `PULSE_CA_FILE`: a PEM bundle of CAs to trust (libcurl's CAINFO). Nil keeps libcurl's
+    /// default, on Debian /etc/ssl/certs/ca-certificates.crt. OpenSSL also keeps reading the CA
+    /// folder (`caPath`, by default /etc/ssl/certs), so with this alone the public CAs stay trusted.
+    public var caFile: String?
+    /// `PULSE_CA_PATH`: a folder of CAs under their hashed names (libcurl's CAPATH). Nil keeps
+    /// libcurl's default, on Debian /etc/ssl/certs; the bundle (`caFile`) is still read too.
+    public var caPath: String?
+
+    /// `fetch.allow_https_downgrade`: follow a redirect from an https URL to a plain http one.
+    /// Off, such a redirect fails the fetch with `FetchError.insecureRedirect`.
+    public var allowHTTPSDowngrade = false
+    /// Told of every redirect the fetcher refused (the service counts them in its metrics).
+    public var redirectRefused: (@Sendable (RedirectRefusal) -> Void)?
+
     #if DEBUG
     /// Test-only: lets tests talk to their own server on 127.0.0.1 / ::1. Internal, so only
     /// `@testable import` reaches it (never feeds.yaml or the environment), and it does not exist in
@@ -48,4 +62,11 @@ public struct FetcherConfiguration: Sendable {
         #endif
         return networks
     }
+}
+
+/// Why a redirect was not followed; the raw value is the `reason` label of
+/// `pulse_fetch_redirects_refused_total`.
+public enum RedirectRefusal: String, Sendable, CaseIterable {
+    /// From an https URL to a plain http one, with `allowHTTPSDowngrade` off.
+    case httpsToHTTP = "https_to_http"
 }

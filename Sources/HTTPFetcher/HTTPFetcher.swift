@@ -46,6 +46,8 @@ public final class HTTPFetcher: Sendable {
                 lowSpeedLimit: configuration.lowSpeedLimit, lowSpeedTime: configuration.lowSpeedTime,
                 userAgent: configuration.userAgent, exempt: exempt)
             spec.resolve = configuration.resolve
+            spec.caFile = configuration.caFile
+            spec.caPath = configuration.caPath
             #if DEBUG
             spec.resolve += configuration.resolveForTesting
             #endif
@@ -59,6 +61,11 @@ public final class HTTPFetcher: Sendable {
             remaining -= hop.elapsed
             log.debug("hop done", metadata: ["url": "\(target.url)", "status": "\(hop.status)"])
             if let next = hop.redirectURL {
+                if !configuration.allowHTTPSDowngrade, RedirectPolicy.isDowngrade(from: target.url, to: next) {
+                    log.notice("redirect refused", metadata: ["url": "\(target.url)", "location": "\(FetchError.clip(next))"])
+                    configuration.redirectRefused?(.httpsToHTTP)
+                    throw .insecureRedirect(url: next)
+                }
                 redirects += 1
                 guard redirects <= configuration.maxRedirects else {
                     throw .tooManyRedirects(limit: configuration.maxRedirects)

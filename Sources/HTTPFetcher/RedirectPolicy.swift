@@ -45,6 +45,11 @@ enum RedirectPolicy {
         return HopTarget(url: normalised, host: host)
     }
 
+    /// A redirect from an https URL to a plain http one (`to` is absolute, as libcurl resolves it).
+    static func isDowngrade(from: String, to: String) -> Bool {
+        scheme(of: from) == "https" && scheme(of: to) == "http"
+    }
+
     /// RFC 3986 scheme: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" (lowercased).
     static func scheme(of url: String) -> String? {
         guard let colon = url.firstIndex(of: ":") else { return nil }

@@ -17,6 +17,9 @@ struct HopSpec: Sendable {
     let exempt: [CIDR]
     /// `FetcherConfiguration.resolve` (plus, in test builds, `resolveForTesting`).
     var resolve: [String] = []
+    /// `FetcherConfiguration.caFile` and `caPath`; nil keeps libcurl's default.
+    var caFile: String?
+    var caPath: String?
 }
 
 /// What one completed hop produced; the redirect and status logic lives in `HTTPFetcher`.
@@ -97,6 +100,9 @@ final class Transfer {
         check(pulse_curl_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(spec.lowSpeedTime.components.seconds))))
         check(pulse_curl_setopt_str(easy, CURLOPT_USERAGENT, spec.userAgent))
         check(pulse_curl_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer))
+        // Peer and host verification are libcurl's defaults; only where the CAs come from changes.
+        if let caFile = spec.caFile { check(pulse_curl_setopt_str(easy, CURLOPT_CAINFO, caFile)) }
+        if let caPath = spec.caPath { check(pulse_curl_setopt_str(easy, CURLOPT_CAPATH, caPath)) }
 
         var headers = ["Accept: \(spec.kind.acceptHeader)"]
         if let etag = spec.etag, let safe = Transfer.headerValue(etag) { headers.append("If-None-Match: \(safe)") }

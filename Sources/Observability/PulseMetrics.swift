@@ -30,6 +30,8 @@ public final class PulseMetrics: Sendable {
     public static let maxDropReasons = 32
     /// Reasons the ingestion pass reports today (see Ingestion's SourceOutcome); created at 0 up front.
     public static let standardDropReasons = ["duplicate", "invalid", "too_old"]
+    /// Reasons the fetcher refuses a redirect for (HTTPFetcher's `RedirectRefusal`); created at 0 up front.
+    public static let redirectRefusalReasons = ["https_to_http"]
 
     private let fetchesByOutcome: [FetchOutcome: Counter]
     private let fetchDuration: DurationHistogram
@@ -107,6 +109,9 @@ public final class PulseMetrics: Sendable {
         for reason in Self.standardDropReasons {
             _ = dropCounter(reason: reason)
         }
+        for reason in Self.redirectRefusalReasons {
+            _ = redirectRefusalCounter(reason: reason)
+        }
     }
 
     public func recordFetch(outcome: FetchOutcome, duration: Duration, bytes: Int = 0) {
@@ -155,6 +160,11 @@ public final class PulseMetrics: Sendable {
             labels: [("kind", Self.labelValue(kind))]).increment(by: Int64(count))
     }
 
+    /// A redirect the fetcher refused to follow (a feed's or an article page's).
+    public func recordRedirectRefused(reason: String) {
+        redirectRefusalCounter(reason: reason).increment()
+    }
+
     public func recordDatabaseError() {
         databaseErrors.increment()
     }
@@ -195,6 +205,13 @@ public final class PulseMetrics: Sendable {
         return registry.makeCounter(
             descriptor: Self.descriptor("items_dropped", unit: "total", help: "Feed entries not stored, by reason."),
             labels: [("reason", label)])
+    }
+
+    private func redirectRefusalCounter(reason: String) -> Counter {
+        registry.makeCounter(
+            descriptor: Self.descriptor("fetch_redirects_refused", unit: "total",
+                                        help: "Redirects the fetcher refused to follow (feeds and article pages), by reason."),
+            labels: [("reason", Self.labelValue(reason))])
     }
 
     /// Label values limited to `[a-z0-9_]`, at most 64 characters.

@@ -23,13 +23,7 @@ public enum ConfigLoader {
         case .failure(.tooLarge):
             throw ConfigError(file: path, message: "configuration file is larger than \(maxFileBytes) bytes")
         case .failure(.unreadable(let code)):
-            let reason = switch code {
-            case ENOENT, ENOTDIR: "no such file"
-            case EISDIR: "it is a directory"
-            case EACCES, EPERM: "permission denied"
-            default: String(cString: strerror(code))
-            }
-            throw ConfigError(file: path, message: "cannot read configuration file '\(path)': \(reason)")
+            throw ConfigError(file: path, message: "cannot read configuration file '\(path)': \(readFailureReason(code))")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigError(file: path, message: "configuration file is not valid UTF-8")
@@ -108,7 +102,8 @@ private struct ConfigParser {
     private func parseFetch(_ node: ConfigNode) -> FetchSettings {
         let keys = ["user_agent", "connect_timeout_seconds", "total_timeout_seconds", "low_speed_bytes_per_second",
                     "low_speed_seconds", "max_concurrent_fetches", "max_per_host", "per_host_requests_per_second",
-                    "feed_body_limit_bytes", "page_body_limit_bytes", "image_head_limit_bytes", "max_items_per_feed"]
+                    "feed_body_limit_bytes", "page_body_limit_bytes", "image_head_limit_bytes", "max_items_per_feed",
+                    "allow_https_downgrade"]
         let base = FetchSettings()
         guard let map = MappingView(node, section: "fetch", allowedKeys: keys, diag) else { return base }
         let oneGiB = 1 << 30
@@ -125,7 +120,8 @@ private struct ConfigParser {
             feedBodyLimitBytes: map.int("feed_body_limit_bytes", default: base.feedBodyLimitBytes, range: 1...oneGiB),
             pageBodyLimitBytes: map.int("page_body_limit_bytes", default: base.pageBodyLimitBytes, range: 1...oneGiB),
             imageHeadLimitBytes: map.int("image_head_limit_bytes", default: base.imageHeadLimitBytes, range: 1...oneGiB),
-            maxItemsPerFeed: map.int("max_items_per_feed", default: base.maxItemsPerFeed, range: 1...100_000))
+            maxItemsPerFeed: map.int("max_items_per_feed", default: base.maxItemsPerFeed, range: 1...100_000),
+            allowHTTPSDowngrade: map.bool("allow_https_downgrade", default: base.allowHTTPSDowngrade))
         if let agent = map.string("user_agent", required: false) {
             if let problem = userAgentProblem(agent) {
                 diag.error("'user_agent' \(problem)", at: map.mark(of: "user_agent"))
@@ -230,6 +226,16 @@ private struct ConfigParser {
             }
         }
         return categories
+    }
+}
+
+/// Why `open` or `read` failed, for messages that name the file.
+func readFailureReason(_ code: Int32) -> String {
+    switch code {
+    case ENOENT, ENOTDIR: "no such file"
+    case EISDIR: "it is a directory"
+    case EACCES, EPERM: "permission denied"
+    default: String(cString: strerror(code))
     }
 }
 

@@ -80,6 +80,8 @@ public struct FetchSettings: Sendable, Equatable {
     public var pageBodyLimitBytes: Int
     public var imageHeadLimitBytes: Int
     public var maxItemsPerFeed: Int
+    /// Follow a redirect from an https URL to a plain http one (refused by default).
+    public var allowHTTPSDowngrade: Bool
 
     public init(
         userAgent: String = FetchSettings.defaultUserAgent,
@@ -93,7 +95,8 @@ public struct FetchSettings: Sendable, Equatable {
         feedBodyLimitBytes: Int = 16_777_216,
         pageBodyLimitBytes: Int = 5_242_880,
         imageHeadLimitBytes: Int = 262_144,
-        maxItemsPerFeed: Int = 500
+        maxItemsPerFeed: Int = 500,
+        allowHTTPSDowngrade: Bool = false
     ) {
         self.userAgent = userAgent
         self.connectTimeoutSeconds = connectTimeoutSeconds
@@ -107,6 +110,7 @@ public struct FetchSettings: Sendable, Equatable {
         self.pageBodyLimitBytes = pageBodyLimitBytes
         self.imageHeadLimitBytes = imageHeadLimitBytes
         self.maxItemsPerFeed = maxItemsPerFeed
+        self.allowHTTPSDowngrade = allowHTTPSDowngrade
     }
 }
 

@@ -14,16 +14,16 @@ public struct EnvironmentSettings: Sendable, Equatable, CustomStringConvertible,
     public var databaseURL: String?
     /// The validated, redactable form of `databaseURL`.
     public var database: DatabaseURL?
+    /// `PULSE_USER_AGENT`, `PULSE_RESOLVE`, `PULSE_CA_FILE` and `PULSE_CA_PATH`.
+    public var fetch: FetchEnvironment
     /// `PULSE_USER_AGENT`, overriding `fetch.user_agent` when set.
-    public var userAgent: String?
+    public var userAgent: String? { fetch.userAgent }
+    /// `PULSE_RESOLVE` (see `FetchEnvironment.resolve`).
+    public var resolve: [String] { fetch.resolve }
     public var statementTimeoutMilliseconds: Int
     public var lockTimeoutMilliseconds: Int
     /// `PULSE_ALLOW_NETWORKS`, kept raw for the address policy to parse.
     public var allowNetworks: String?
-    /// `PULSE_RESOLVE`: curl `--resolve` pins (`host:port:address`, comma-separated) for names that
-    /// should reach a given address (split-horizon setups, the loopback demo). The address is still
-    /// checked by the SSRF policy when the connection is made.
-    public var resolve: [String] = []
     public var autoMigrate: Bool
     public var logLevel: LogLevel
 
@@ -63,22 +63,10 @@ public struct EnvironmentSettings: Sendable, Equatable, CustomStringConvertible,
                 problems.append(.init(variable: "DATABASE_URL", message: problem.reason))
             }
         }
-        userAgent = value("PULSE_USER_AGENT")
-        if let agent = userAgent, let problem = userAgentProblem(agent) {
-            problems.append(.init(variable: "PULSE_USER_AGENT", message: problem))
-            userAgent = nil
-        }
+        fetch = FetchEnvironment(lookup: value, problems: &problems)
         statementTimeoutMilliseconds = milliseconds("PULSE_STATEMENT_TIMEOUT_MS", default: 30_000)
         lockTimeoutMilliseconds = milliseconds("PULSE_LOCK_TIMEOUT_MS", default: 5_000)
         allowNetworks = value("PULSE_ALLOW_NETWORKS")
-        if let pins = value("PULSE_RESOLVE") {
-            resolve = pins.split(separator: ",").map { TextScan.trimming($0, while: TextScan.isBlank) }.filter { !$0.isEmpty }
-            if let bad = resolve.first(where: { !Self.isResolvePin($0) }) {
-                problems.append(.init(variable: "PULSE_RESOLVE",
-                                      message: "'\(bad)' is not host:port:address (for example news.example:443:192.0.2.10)"))
-                resolve = []
-            }
-        }
         autoMigrate = false
         switch value("PULSE_AUTO_MIGRATE") {
         case nil, "0": autoMigrate = false
@@ -110,28 +98,15 @@ public struct EnvironmentSettings: Sendable, Equatable, CustomStringConvertible,
     }
 
     /// The user agent to send: the environment override, else the configured one.
-    /// `host:port:address` with a DNS name, a port and an IPv4 or bracketed IPv6 address.
-    static func isResolvePin(_ pin: String) -> Bool {
-        let parts = pin.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, let port = Int(parts[1]), (1...65_535).contains(port) else { return false }
-        let host = parts[0], address = parts[2]
-        let hostOK = !host.isEmpty && host.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
-        let v4 = address.split(separator: ".").count == 4 && address.allSatisfy { $0.isNumber || $0 == "." }
-        let v6 = address.hasPrefix("[") && address.hasSuffix("]") && address.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" }
-        return hostOK && (v4 || v6)
-    }
-
     public func effectiveUserAgent(_ fetch: FetchSettings) -> String { userAgent ?? fetch.userAgent }
 
     public var redactedDatabaseURL: String? { database?.redacted }
 
     public var description: String {
-        var parts = ["DATABASE_URL=\(redactedDatabaseURL ?? "<unset>")"]
-        parts.append("PULSE_USER_AGENT=\(userAgent ?? "<default>")")
+        var parts = ["DATABASE_URL=\(redactedDatabaseURL ?? "<unset>")"] + fetch.descriptionParts
         parts.append("PULSE_STATEMENT_TIMEOUT_MS=\(statementTimeoutMilliseconds)")
         parts.append("PULSE_LOCK_TIMEOUT_MS=\(lockTimeoutMilliseconds)")
         parts.append("PULSE_ALLOW_NETWORKS=\(allowNetworks ?? "<unset>")")
-        parts.append("PULSE_RESOLVE=\(resolve.isEmpty ? "<unset>" : resolve.joined(separator: ","))")
         parts.append("PULSE_AUTO_MIGRATE=\(autoMigrate ? 1 : 0)")
         parts.append("PULSE_LOG_LEVEL=\(logLevel.rawValue)")
         return "EnvironmentSettings(" + parts.joined(separator: ", ") + ")"

@@ -6,6 +6,7 @@ import CLazyLoad
 import FeedParser
 import FoundationEssentials
 import Glibc
+import HTTPFetcher
 import LanguageTagger
 import Logging
 import Observability
@@ -106,9 +107,23 @@ struct Invocation: Equatable, Sendable {
         return (logger, networks, inputs)
     }
 
-    private func dumpFeedMode(_ inputs: [String], networks: [CIDR]) -> DumpFeedMode {
+    private func dumpFeedMode(_ inputs: [String], networks: [CIDR]) throws -> DumpFeedMode {
         DumpFeedMode(inputs: inputs, baseURL: baseURL, contentType: contentType, options: FeedParserOptions(),
-                     fetcherConfiguration: PulseConfiguration().fetcherConfiguration(userAgent: nil, allowedNetworks: networks))
+                     fetcherConfiguration: try dumpFetcherConfiguration(inputs, networks: networks))
+    }
+
+    /// The dump modes fetch as `--once` does (`PULSE_USER_AGENT`, `PULSE_RESOLVE`, `PULSE_CA_FILE`,
+    /// `PULSE_CA_PATH`, `--allow-networks`), on the built-in `fetch:` settings: they read no
+    /// feeds.yaml and need no database. Files alone fetch nothing, so then nothing more is read.
+    private func dumpFetcherConfiguration(_ inputs: [String], networks: [CIDR]) throws -> FetcherConfiguration {
+        guard inputs.contains(where: DumpFeedMode.isURL) else { return FetcherConfiguration() }
+        do {
+            let environment = try FetchEnvironment(lookup: Self.environmentValue)
+            return PulseConfiguration().fetcherConfiguration(environment: environment, allowedNetworks: networks)
+        } catch {
+            RunContext.printError("\(error)")
+            throw ExitCode(ExitStatus.usage)
+        }
     }
 
     /// `--check-config` and `--dump-feed` of files need nothing asynchronous, so `main` runs them
@@ -127,7 +142,7 @@ struct Invocation: Equatable, Sendable {
         if checkConfig {
             status = CheckConfigMode(context: try RunContext(configPath: configPath, logger: logger)).run()
         } else {
-            let mode = dumpFeedMode(inputs, networks: networks)
+            let mode = try dumpFeedMode(inputs, networks: networks)
             if inputs.contains(where: DumpFeedMode.isURL) { return mode }
             // Files only: no fetcher threads, and the parse threads end before the process does.
             pulse_lazy_bind_on_call()
@@ -140,7 +155,7 @@ struct Invocation: Equatable, Sendable {
     func run() async throws {
         let (logger, networks, inputs) = try start()
         if dumpFeed {
-            let status = await dumpFeedMode(inputs, networks: networks).run()
+            let status = try await dumpFeedMode(inputs, networks: networks).run()
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -153,7 +168,7 @@ struct Invocation: Equatable, Sendable {
             let status = await DumpArticleMode(
                 inputs: inputs, pageURL: pageURL, textOnly: textOnly, outputDirectory: outputDirectory,
                 sourceLanguage: sourceLanguage,
-                fetcherConfiguration: PulseConfiguration().fetcherConfiguration(userAgent: nil, allowedNetworks: networks)).run()
+                fetcherConfiguration: try dumpFetcherConfiguration(inputs, networks: networks)).run()
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -171,8 +186,7 @@ struct Invocation: Equatable, Sendable {
         } else if once {
             status = await OnceMode(context: context, slugs: sourceSlugs,
                                     fetcherConfiguration: context.configuration.fetcherConfiguration(
-                                        userAgent: context.environment.userAgent, allowedNetworks: networks,
-                                        resolve: context.environment.resolve)).run()
+                                        environment: context.environment.fetch, allowedNetworks: networks)).run()
         } else if statusMode {
             status = await StatusMode(context: context, json: json).run()
         } else if prune {
@@ -182,8 +196,7 @@ struct Invocation: Equatable, Sendable {
                 ? Set(BackfillKind.allCases) : [BackfillKind(rawValue: backfillKind)!]
             status = await BackfillMode(context: context, kinds: kinds, limit: limit, sourceSlug: sourceSlugs.first,
                                         fetcherConfiguration: context.configuration.fetcherConfiguration(
-                                            userAgent: context.environment.userAgent, allowedNetworks: networks,
-                                        resolve: context.environment.resolve)).run()
+                                            environment: context.environment.fetch, allowedNetworks: networks)).run()
         } else {
             status = await DaemonMode(context: context, allowedNetworks: networks,
                                       metricsAddress: metricsAddress.flatMap { try? MetricsAddress(parsing: $0) }).run()

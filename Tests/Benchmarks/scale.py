@@ -77,8 +77,16 @@ def reset(url, farm_port):
     farm_post(farm_port, "/control/mark")
 
 
+def table_counters(url):
+    """Updates, HOT updates and dead tuples of `sources` so far (the statistics collector's view)."""
+    row = psql(url, """SELECT n_tup_upd, n_tup_hot_upd, n_dead_tup FROM pg_stat_user_tables
+                       WHERE relname = 'sources'""").split("|")
+    return [int(value) for value in row]
+
+
 def run(args, url, daemons_count, postmaster, config):
     reset(url, args.farm_port)
+    counters_before = table_counters(url)
     before = farm_get(args.farm_port, "/control/stats")
     cpu_before = cluster_cpu(postmaster)
     environment = dict(os.environ, DATABASE_URL=url)
@@ -103,6 +111,9 @@ def run(args, url, daemons_count, postmaster, config):
             daemon.wait(timeout=40)
         except subprocess.TimeoutExpired:
             daemon.kill()
+    time.sleep(1)   # the statistics collector reports at most every 0.5 s
+    updates, hot, dead = [after - before for after, before in zip(table_counters(url), counters_before)]
+    passes = int(psql(url, "SELECT count(*) FROM public.fetch_logs"))
     claim = psql(url, """
         SELECT coalesce(sum(calls), 0), coalesce(round((sum(total_exec_time) / nullif(sum(calls), 0))::numeric, 3), 0),
                coalesce(round(max(max_exec_time)::numeric, 2), 0)
@@ -117,7 +128,8 @@ def run(args, url, daemons_count, postmaster, config):
         "daemons": daemons_count, "seconds": elapsed, "fetched": fetched, "rate": fetched / elapsed,
         "claims": int(claim[0]), "claim_mean": float(claim[1]), "claim_max": float(claim[2]),
         "slowest": slowest or "-", "pg_cpu_per_source_ms": 1000 * cpu / max(fetched, 1),
-        "rss": rss, "double": stats["repeated_feeds"],
+        "rss": rss, "double": stats["repeated_feeds"], "updates": updates, "hot": hot, "dead": dead,
+        "passes": passes,
         "statuses": {code: count - before["by_status"].get(code, 0) for code, count in stats["by_status"].items()},
     }
 
@@ -195,6 +207,9 @@ sources:
     for r in results:
         print(f"  {r['daemons']} daemon(s): slowest other statement on sources (mean): {r['slowest']}; "
               f"farm answers {r['statuses']}")
+        print(f"     sources: {r['updates']:,} row updates ({r['updates'] / max(r['fetched'], 1):.1f} per fetch), "
+              f"{r['hot']:,} HOT, {r['dead']:,} dead tuples at the end; fetch_logs: {r['passes']:,} rows "
+              f"({r['passes'] / max(r['seconds'], 1):.1f}/s)")
     print("  claim p99: pg_stat_statements keeps mean, stddev and max only; the max bounds it.")
 
 

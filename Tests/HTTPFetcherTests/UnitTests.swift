@@ -113,6 +113,15 @@ struct RedirectPolicyTests {
         #expect(throws: Never.self) { try RedirectPolicy.validate("http://[2001:4860::1]/", exempt: []) }
     }
 
+    @Test(arguments: [("https://a.example/feed", "http://a.example/feed", true),
+                      ("HTTPS://a.example/", "Http://b.example/", true),
+                      ("https://a.example/", "https://b.example/", false),
+                      ("http://a.example/", "https://a.example/", false),
+                      ("http://a.example/", "http://b.example/", false)])
+    func downgradeIsHTTPSToPlainHTTPOnly(from: String, to: String, downgrade: Bool) {
+        #expect(RedirectPolicy.isDowngrade(from: from, to: to) == downgrade)
+    }
+
     @Test func exemptionsApplyToLiterals() throws {
         let exempt = [CIDR(string: "10.0.0.0/8")!]
         #expect(try RedirectPolicy.validate("http://10.1.2.3/feed", exempt: exempt).host == "10.1.2.3")
@@ -125,7 +134,7 @@ struct FetchErrorTests {
         .tooLarge(limit: 10), .blockedAddress(ip: "10.0.0.1", reason: "private network (RFC 1918)"),
         .badScheme(url: "file:///etc/passwd\r\nX: y"), .tooManyRedirects(limit: 5), .httpStatus(code: 500),
         .rateLimited(retryAfter: .seconds(7)), .rateLimited(retryAfter: nil), .cancelled,
-        .other(code: 61, message: "Unrecognized content encoding\n"),
+        .other(code: 61, message: "Unrecognized content encoding\n"), .insecureRedirect(url: "http://a.example/\r\nX: y"),
     ]
 
     @Test(arguments: all)
@@ -138,6 +147,8 @@ struct FetchErrorTests {
         #expect(FetchError.blockedAddress(ip: "10.0.0.1", reason: "private").description == "refused to connect to 10.0.0.1: private")
         #expect(FetchError.rateLimited(retryAfter: .seconds(7)).description.contains("7s"))
         #expect(FetchError.tooLarge(limit: 262_144).description.contains("262144"))
+        #expect(FetchError.insecureRedirect(url: "http://a.example/feed").description
+            == "refused redirect from https to plain http: http://a.example/feed")
     }
 
     @Test func defaultsFollowTheKind() {
@@ -149,6 +160,7 @@ struct FetchErrorTests {
         #expect(configuration.globalConcurrency == 16 && configuration.perHostConnections == 2)
         #expect(configuration.perHostRequestsPerSecond == 2 && configuration.maxRedirects == 5)
         #expect(!configuration.allowLoopbackForTesting)
+        #expect(!configuration.allowHTTPSDowngrade && configuration.caFile == nil && configuration.caPath == nil)
         #expect(configuration.exemptNetworks.isEmpty)
     }
 }

@@ -15,6 +15,7 @@ func populatedMetrics() -> PulseMetrics {
     metrics.setClaimed(4)
     metrics.recordLanguageDisagreements(3)
     metrics.recordDatabaseError()
+    metrics.recordRedirectRefused(reason: "https_to_http")
     metrics.markPassSucceeded(at: Date(timeIntervalSince1970: 1_700_000_000))
     return metrics
 }
@@ -35,6 +36,7 @@ func populatedMetrics() -> PulseMetrics {
             "pulse_sources_claimed": "gauge",
             "pulse_sources_circuit_open": "gauge",
             "pulse_database_errors_total": "counter",
+            "pulse_fetch_redirects_refused_total": "counter",
             "pulse_language_disagreements_total": "counter",
             "pulse_last_successful_pass_timestamp_seconds": "gauge",
         ]
@@ -70,6 +72,7 @@ func populatedMetrics() -> PulseMetrics {
             "pulse_sources_claimed 4.0",
             "pulse_sources_circuit_open 2.0",
             "pulse_database_errors_total 1",
+            #"pulse_fetch_redirects_refused_total{reason="https_to_http"} 1"#,
             "pulse_last_successful_pass_timestamp_seconds 1700000000.0",
         ] {
             #expect(lines.contains(expected), "missing: \(expected)")
@@ -81,6 +84,7 @@ func populatedMetrics() -> PulseMetrics {
         first.recordDatabaseError()
         let second = PulseMetrics()
         #expect(second.exposition().contains("pulse_database_errors_total 0\n"))
+        #expect(second.exposition().contains(#"pulse_fetch_redirects_refused_total{reason="https_to_http"} 0"# + "\n"))
         #expect(first.exposition().contains("pulse_database_errors_total 1\n"))
     }
 

@@ -5,33 +5,17 @@ import Testing
 /// The binary's modes and exit statuses as an operator or cron sees them.
 @Suite(.tags(.integration))
 struct CommandLineTests {
-    struct Run {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+    typealias Run = ProcessRun
 
     static func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Run {
         try await offThePool { try runBlocking(arguments, environment: extra) }
     }
 
     private static func runBlocking(_ arguments: [String], environment extra: [String: String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try builtBinary())
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "DATABASE_URL")
         for (key, value) in extra { environment[key] = value }
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+        return try ProcessRun(try builtBinary(), arguments, environment: environment)
     }
 
     @Test func onceReportsEachSourceAndExitsThreeWhenSomeFail() async throws {

@@ -14,11 +14,8 @@ struct PoolerTests {
     /// The superuser URL through the pooler `make test` started (`.ci/local-pgbouncer`).
     static var poolerURL: String {
         get throws {
-            guard let url = ProcessInfo.processInfo.environment["PULSE_TEST_POOLER_URL"], !url.isEmpty else {
-                throw TestSetupError("PULSE_TEST_POOLER_URL is not set: run the tests with `make test`, which starts "
-                    + "a transaction-mode pgbouncer in front of the private PostgreSQL (.ci/local-pgbouncer)")
-            }
-            return url
+            try TestDatabase.environmentURL("PULSE_TEST_POOLER_URL",
+                                             startedBy: "a transaction-mode pgbouncer in front of the private PostgreSQL (.ci/local-pgbouncer)")
         }
     }
 

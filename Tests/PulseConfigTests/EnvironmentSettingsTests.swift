@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import PulseConfig
@@ -58,6 +59,64 @@ struct EnvironmentSettingsTests {
     @Test func resolvePinsAreReadInOrder() throws {
         let settings = try EnvironmentSettings(environment: ["PULSE_RESOLVE": "a1.example:8080:127.0.0.1, b.example:443:[::1]"])
         #expect(settings.resolve == ["a1.example:8080:127.0.0.1", "b.example:443:[::1]"])
+    }
+
+    /// A folder holding a PEM bundle (`ca.pem`), a folder of hashed names (`hashed/`), a key
+    /// (`key.pem`) and a folder without hashed names (`plain/`).
+    static func caFiles() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ca-env-\(UUID().uuidString.prefix(8))")
+        for sub in ["hashed", "plain"] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        let pem = "-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n"
+        try pem.write(to: folder.appendingPathComponent("ca.pem"), atomically: true, encoding: .utf8)
+        try pem.write(to: folder.appendingPathComponent("hashed/3387b84d.0"), atomically: true, encoding: .utf8)
+        try pem.write(to: folder.appendingPathComponent("plain/company-ca.crt"), atomically: true, encoding: .utf8)
+        try "-----BEGIN PRIVATE KEY-----\nMIG\n-----END PRIVATE KEY-----\n"
+            .write(to: folder.appendingPathComponent("key.pem"), atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    @Test func caBundleAndFolderAreReadAndShown() throws {
+        let folder = try Self.caFiles()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("ca.pem").path, hashed = folder.appendingPathComponent("hashed").path
+        let settings = try EnvironmentSettings(environment: ["PULSE_CA_FILE": file, "PULSE_CA_PATH": hashed])
+        #expect(settings.fetch.caFile == file && settings.fetch.caPath == hashed)
+        #expect(settings.description.contains("PULSE_CA_FILE=\(file), PULSE_CA_PATH=\(hashed)"))
+        let unset = try EnvironmentSettings(environment: ["PULSE_CA_FILE": "", "PULSE_CA_PATH": ""])
+        #expect(unset.fetch.caFile == nil && unset.fetch.caPath == nil)
+        #expect(try FetchEnvironment(lookup: { $0 == "PULSE_CA_FILE" ? "" : nil }) == FetchEnvironment())
+    }
+
+    @Test func unusableCASettingsNameTheVariableAndThePath() throws {
+        let folder = try Self.caFiles()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        let cases = [
+            ("PULSE_CA_FILE", path("missing.pem"), "cannot be read: no such file"),
+            ("PULSE_CA_FILE", path("hashed"), "cannot be read: it is a directory"),
+            ("PULSE_CA_FILE", path("key.pem"), "holds no PEM certificate (no -----BEGIN CERTIFICATE----- line)"),
+            ("PULSE_CA_PATH", path("missing"), "cannot be read: no such file"),
+            ("PULSE_CA_PATH", path("ca.pem"), "is not a folder"),
+            ("PULSE_CA_PATH", path("plain"), "holds no certificate under a hashed name (HASH.0): run `openssl rehash \(path("plain"))`"),
+        ]
+        for (variable, value, reason) in cases {
+            let error = #expect(throws: EnvironmentError.self) { try EnvironmentSettings(environment: [variable: value]) }
+            #expect(error?.description == "\(variable) '\(value)' \(reason)")
+            // The dump modes read the same four variables on their own, with the same verdicts.
+            #expect(throws: EnvironmentError.self) { try FetchEnvironment(lookup: { $0 == variable ? value : nil }) }
+        }
+        let both = #expect(throws: EnvironmentError.self) {
+            try EnvironmentSettings(environment: ["PULSE_CA_FILE": path("missing.pem"), "PULSE_CA_PATH": path("plain")])
+        }
+        #expect(both?.problems.map(\.variable) == ["PULSE_CA_FILE", "PULSE_CA_PATH"])
+    }
+
+    @Test(arguments: [("3387b84d.0", true), ("0C09AB5F.12", true), ("3387b84d.r0", false), ("3387b84.0", false),
+                      ("3387b84d.", false), ("ca.pem", false), ("3387b84g.0", false)])
+    func hashedNames(name: String, hashed: Bool) {
+        #expect(FetchEnvironment.isHashedName(name) == hashed)
     }
 
     @Test func allInvalidVariablesAreReportedTogether() {

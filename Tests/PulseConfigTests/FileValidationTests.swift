@@ -108,6 +108,9 @@ struct FileValidationTests {
         ("max_items_per_feed: 0", "'max_items_per_feed' must be between 1 and 100000 (got 0)"),
         ("user_agent: \"\"", "'user_agent' must not be empty"),
         ("user_agent: \"bot\\r\\nX-Evil: 1\"", "'user_agent' must not contain control characters"),
+        ("allow_https_downgrade: maybe", "'allow_https_downgrade' must be true or false (got 'maybe')"),
+        ("allow_https_downgrade: \"true\"", "'allow_https_downgrade' must be true or false"),
+        ("allow_https_downgrade: 1", "'allow_https_downgrade' must be true or false"),
     ])
     func fetchLimitsMustBePositive(line: String, message: String) {
         expectIssue(issues("fetch:\n  \(line)\n" + oneSource()), containing: message, line: 2, source: nil)
@@ -125,6 +128,7 @@ struct FileValidationTests {
               user_agent: "test-agent/2"
               max_concurrent_fetches: 4
               per_host_requests_per_second: 0.5
+              allow_https_downgrade: yes
             schedule: { min_interval_minutes: 30, max_interval_hours: 12, database_retry_seconds: 90 }
             enrichment: { enabled: false, concurrency: 8, per_source_budget_seconds: 30 }
             prune_unlisted: true
@@ -135,6 +139,8 @@ struct FileValidationTests {
         #expect(config.fetch.maxConcurrentFetches == 4)
         #expect(config.fetch.perHostRequestsPerSecond == 0.5)
         #expect(config.fetch.totalTimeoutSeconds == 60)
+        #expect(config.fetch.allowHTTPSDowngrade)
+        #expect(try !ConfigLoader.parse(yaml: oneSource(), file: "ok.yaml").fetch.allowHTTPSDowngrade)
         #expect(config.schedule == ScheduleSettings(minIntervalMinutes: 30, maxIntervalHours: 12, databaseRetrySeconds: 90))
         #expect(config.enrichment == EnrichmentConfig(enabled: false, concurrency: 8, perSourceBudgetSeconds: 30))
         #expect(config.pruneUnlisted)

@@ -39,14 +39,20 @@ extension PulseConfiguration {
             maxContentLength: defaults.maxContentLength), logger: logger)
     }
 
-    func fetcherConfiguration(userAgent: String?, allowedNetworks: [CIDR], resolve: [String] = []) -> FetcherConfiguration {
+    /// The fetcher every mode that fetches uses: the `fetch:` section, the environment's
+    /// `PULSE_USER_AGENT`, `PULSE_RESOLVE`, `PULSE_CA_FILE` and `PULSE_CA_PATH`, and the SSRF
+    /// exemptions (`--allow-networks` / `PULSE_ALLOW_NETWORKS`).
+    func fetcherConfiguration(environment: FetchEnvironment, allowedNetworks: [CIDR]) -> FetcherConfiguration {
         var configuration = FetcherConfiguration()
-        configuration.resolve = resolve
+        configuration.resolve = environment.resolve
+        configuration.caFile = environment.caFile
+        configuration.caPath = environment.caPath
+        configuration.allowHTTPSDowngrade = fetch.allowHTTPSDowngrade
         configuration.connectTimeout = .seconds(fetch.connectTimeoutSeconds)
         configuration.totalTimeout = .seconds(fetch.totalTimeoutSeconds)
         configuration.lowSpeedLimit = fetch.lowSpeedBytesPerSecond
         configuration.lowSpeedTime = .seconds(fetch.lowSpeedSeconds)
-        configuration.userAgent = userAgent ?? fetch.userAgent
+        configuration.userAgent = environment.userAgent ?? fetch.userAgent
         configuration.globalConcurrency = fetch.maxConcurrentFetches
         configuration.perHostConnections = fetch.maxPerHost
         configuration.perHostRequestsPerSecond = fetch.perHostRequestsPerSecond

@@ -74,8 +74,8 @@ struct DaemonMode {
                                             sources: context.configuration.sourceDefinitions,
                                             deactivateUnlisted: context.configuration.pruneUnlisted)
             let fetcher = HTTPFetcher(configuration: context.configuration.fetcherConfiguration(
-                userAgent: context.environment.userAgent, allowedNetworks: allowedNetworks,
-                resolve: context.environment.resolve), logger: logger)
+                environment: context.environment.fetch, allowedNetworks: allowedNetworks).countingRefusals(in: metrics),
+                                      logger: logger)
             defer { fetcher.shutdown() }
             let daemon = IngestDaemon(workerID: workerID, store: store,
                                       settings: Self.settings(context.configuration, fetcher: fetcher, workerID: workerID,

@@ -1,6 +1,7 @@
 import ArticleStore
 import Daemon
 import FoundationEssentials
+import HTTPFetcher
 import Ingestion
 import Logging
 import Observability
@@ -83,6 +84,16 @@ struct ServiceObserver: DaemonObserver {
         case .notModified: return .notModified
         case .failed: return outcome.blocked ? .blocked : .failed
         }
+    }
+}
+
+extension FetcherConfiguration {
+    /// This configuration, with every redirect the fetcher refuses counted in
+    /// `pulse_fetch_redirects_refused_total{reason}`.
+    func countingRefusals(in metrics: PulseMetrics) -> FetcherConfiguration {
+        var configuration = self
+        configuration.redirectRefused = { metrics.recordRedirectRefused(reason: $0.rawValue) }
+        return configuration
     }
 }
 

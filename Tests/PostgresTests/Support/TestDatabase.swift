@@ -18,12 +18,16 @@ struct TestDatabase {
     /// The superuser URL of the cluster `make test` started (a libpq URI).
     static var adminURL: String {
         get throws {
-            guard let url = ProcessInfo.processInfo.environment["PULSE_TEST_DATABASE_URL"], !url.isEmpty else {
-                throw TestSetupError("PULSE_TEST_DATABASE_URL is not set: run the tests with `make test`, "
-                    + "which starts a private PostgreSQL (or export it pointing at a superuser URI)")
-            }
-            return url
+            try environmentURL("PULSE_TEST_DATABASE_URL", startedBy: "a private PostgreSQL (or export it pointing at a superuser URI)")
         }
+    }
+
+    /// A URL `make test` puts in the environment, or an error saying what starts it.
+    static func environmentURL(_ name: String, startedBy what: String) throws -> String {
+        guard let url = ProcessInfo.processInfo.environment[name], !url.isEmpty else {
+            throw TestSetupError("\(name) is not set: run the tests with `make test`, which starts \(what)")
+        }
+        return url
     }
 
     static func create() async throws -> TestDatabase {
