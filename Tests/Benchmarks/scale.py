@@ -122,12 +122,17 @@ def run(args, url, daemons_count, postmaster, config):
         SELECT round(mean_exec_time::numeric, 3) || ' ms ' || left(regexp_replace(query, '\\s+', ' ', 'g'), 60)
         FROM pg_stat_statements
         WHERE query ~* '(update|from|into)\\s+public\\.sources' AND query NOT LIKE '%WITH due AS%' AND calls > 10
-          AND query NOT LIKE 'UPDATE public.sources SET next_due_at = NULL%'
+          AND query NOT LIKE 'UPDATE public.sources SET next_due_at = NULL%' AND query NOT LIKE '%AS circuit_open%'
         ORDER BY mean_exec_time DESC LIMIT 1""")
+    # The fleet gauges are no per-pass statement: each daemon reads them every 15 s. They count
+    # the sources waiting to be claimed, so their cost follows the backlog (all 100,000 at the start).
+    gauges = psql(url, """
+        SELECT coalesce(sum(calls), 0) || ' calls, mean ' || coalesce(round((sum(total_exec_time) / nullif(sum(calls), 0))::numeric, 2), 0) || ' ms'
+        FROM pg_stat_statements WHERE query LIKE '%AS circuit_open%'""")
     return {
         "daemons": daemons_count, "seconds": elapsed, "fetched": fetched, "rate": fetched / elapsed,
         "claims": int(claim[0]), "claim_mean": float(claim[1]), "claim_max": float(claim[2]),
-        "slowest": slowest or "-", "pg_cpu_per_source_ms": 1000 * cpu / max(fetched, 1),
+        "slowest": slowest or "-", "gauges": gauges, "pg_cpu_per_source_ms": 1000 * cpu / max(fetched, 1),
         "rss": rss, "double": stats["repeated_feeds"], "updates": updates, "hot": hot, "dead": dead,
         "passes": passes,
         "statuses": {code: count - before["by_status"].get(code, 0) for code, count in stats["by_status"].items()},
@@ -206,7 +211,7 @@ sources:
               f"{rss:>16} {r['double']:>6}")
     for r in results:
         print(f"  {r['daemons']} daemon(s): slowest other statement on sources (mean): {r['slowest']}; "
-              f"farm answers {r['statuses']}")
+              f"fleet gauges (every 15 s per daemon): {r['gauges']}; farm answers {r['statuses']}")
         print(f"     sources: {r['updates']:,} row updates ({r['updates'] / max(r['fetched'], 1):.1f} per fetch), "
               f"{r['hot']:,} HOT, {r['dead']:,} dead tuples at the end; fetch_logs: {r['passes']:,} rows "
               f"({r['passes'] / max(r['seconds'], 1):.1f}/s)")
