@@ -56,6 +56,9 @@ let package = Package(
             "CCurl", "AddressPolicy", "Threads", "PulseModel",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Sources from and to files (`--import-sources`, `--export-sources`): TSV, CSV and OPML (read by
+        // FeedParser's libxml2 set-up), every row validated by PulseConfig's source rules.
+        .target(name: "SourceImport", dependencies: ["PulseConfig", "FeedParser", "PulseModel"]),
         // RSS/Atom with libxml2's streaming reader: formats, extensions, encodings, hostile-input guards.
         .target(name: "FeedParser", dependencies: ["CLibXML2", "CLibXML2Functions", "CanonicalURL", "WebText", "PulseModel"]),
         // The one table of HTML named entities and the charset evidence shared by feeds and pages.
@@ -130,7 +133,7 @@ let package = Package(
         .executableTarget(name: "pulse-ingest", dependencies: [
             "CLazyLoad", "Postgres", "Migrations", "ArticleStore", "PulseModel", "PulseConfig", "Ingestion",
             "FeedParser", "HTTPFetcher", "AddressPolicy", "Daemon", "Scheduler", "Observability", "SystemdNotify", "Enrichment",
-            "LanguageTagger",
+            "LanguageTagger", "SourceImport",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -171,6 +174,7 @@ let package = Package(
         .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "PulseModel"], exclude: ["Fixtures"]),
         .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
+        .testTarget(name: "SourceImportTests", dependencies: ["SourceImport", "PulseConfig", "FeedParser", "PulseModel"]),
         .testTarget(name: "WebTextTests", dependencies: ["WebText"]),
         .testTarget(name: "PulseModelTests", dependencies: ["PulseModel"]),
         // Also the dump modes' fetching, end to end through the built binary (no database).

@@ -19,11 +19,13 @@ public struct SourceRecord: Sendable, Equatable {
     public var circuitOpenUntil: Date?
     public var lastFetchedAt: Date?
     public var isActive: Bool
+    /// false: the configured language is stored as it is (`language_detection: off`).
+    public var languageDetection: Bool
 
     static let selectColumns = """
         s.id, s.slug, s.name, s.feed_url, s.language, s.category_id, c.slug AS category_slug,
         c.name AS category_name, s.fetch_interval_hours, s.max_content_length, s.etag, s.last_modified,
-        s.consecutive_failures, s.circuit_open_until, s.last_fetched_at, s.is_active
+        s.consecutive_failures, s.circuit_open_until, s.last_fetched_at, s.is_active, s.language_detection
         """
 
     init(row: QueryResult.Row) {
@@ -43,5 +45,6 @@ public struct SourceRecord: Sendable, Equatable {
         circuitOpenUntil = row["circuit_open_until"].flatMap(PostgresTimestamp.parse)
         lastFetchedAt = row["last_fetched_at"].flatMap(PostgresTimestamp.parse)
         isActive = row.bool("is_active") ?? true
+        languageDetection = row.bool("language_detection") ?? true
     }
 }

@@ -37,9 +37,25 @@ extension ArticleStore {
     /// changed fields, never deletes. `is_active` changes only where the file says `active:`
     /// explicitly (operators and upstream migrations deactivate dead sources in the database, and
     /// a sync must not turn them back on). Sources missing from the YAML are deactivated only
-    /// when `deactivateUnlisted` is set.
+    /// when `deactivateUnlisted` is set. A `dryRun` does all of it and rolls it back: the report
+    /// says what the sync would do.
     public func synchronize(categories: [CategoryDefinition], sources: [SourceDefinition],
-                            deactivateUnlisted: Bool) async throws -> SyncReport {
+                            deactivateUnlisted: Bool, dryRun: Bool = false) async throws -> SyncReport {
+        do {
+            return try await synchronizing(categories: categories, sources: sources,
+                                           deactivateUnlisted: deactivateUnlisted, dryRun: dryRun)
+        } catch let rolledBack as DryRunRolledBack {
+            return rolledBack.report
+        }
+    }
+
+    /// Thrown out of a dry run's transaction, so it rolls back, with what it did.
+    private struct DryRunRolledBack: Error {
+        let report: SyncReport
+    }
+
+    private func synchronizing(categories: [CategoryDefinition], sources: [SourceDefinition],
+                               deactivateUnlisted: Bool, dryRun: Bool) async throws -> SyncReport {
         try await connection.withReconnect(label: "sync sources") { db in
             try db.withTransaction(label: "sync sources") { db in
                 // One sync at a time per database (services starting together, --migrate beside
@@ -80,6 +96,7 @@ extension ArticleStore {
                 report.sourcesUnlisted = try db.query(
                     "SELECT count(*) FROM public.sources WHERE slug <> ALL ($1::text[])", [listed],
                     label: "count unlisted sources").rows.first?.int("count") ?? 0
+                if dryRun { throw DryRunRolledBack(report: report) }
                 return report
             }
         }
@@ -114,6 +131,7 @@ extension ArticleStore {
                    s.language IS DISTINCT FROM v.language AS language,
                    s.fetch_interval_hours IS DISTINCT FROM v.fetch_interval_hours AS fetch_interval_hours,
                    s.max_content_length IS DISTINCT FROM v.max_content_length AS max_content_length,
+                   s.language_detection IS DISTINCT FROM v.language_detection AS language_detection,
                    (v.is_active IS NOT NULL AND s.is_active IS DISTINCT FROM v.is_active) AS is_active_changed
             FROM \(definitions) JOIN public.sources s ON s.slug = v.slug
             LEFT JOIN public.categories c ON c.slug = v.category_slug
@@ -126,7 +144,7 @@ extension ArticleStore {
         var inserted: [SourceDefinition] = []
         var changedRows: [SourceDefinition] = []
         let columns = ["name", "feed_url", "website_url", "category", "language", "fetch_interval_hours",
-                       "max_content_length"]
+                       "max_content_length", "language_detection"]
         for source in sources {
             guard let row = existing[source.slug] else {
                 inserted.append(source)
@@ -149,9 +167,9 @@ extension ArticleStore {
             // A source whose category is not in the table is not inserted (the join), as before.
             try db.query("""
                 INSERT INTO public.sources (slug, name, feed_url, website_url, category_id, language,
-                                            fetch_interval_hours, max_content_length, is_active)
+                                            fetch_interval_hours, max_content_length, is_active, language_detection)
                 SELECT v.slug, v.name, v.feed_url, v.website_url, c.id, v.language, v.fetch_interval_hours,
-                       v.max_content_length, coalesce(v.is_active, true)
+                       v.max_content_length, coalesce(v.is_active, true), v.language_detection
                 FROM \(definitions) JOIN public.categories c ON c.slug = v.category_slug
                 ORDER BY v.position
                 """, columnArrays(inserted), label: "sync sources: insert")
@@ -162,7 +180,7 @@ extension ArticleStore {
                     name = v.name, feed_url = v.feed_url, website_url = v.website_url,
                     category_id = (SELECT c.id FROM public.categories c WHERE c.slug = v.category_slug),
                     language = v.language, fetch_interval_hours = v.fetch_interval_hours,
-                    max_content_length = v.max_content_length,
+                    max_content_length = v.max_content_length, language_detection = v.language_detection,
                     is_active = coalesce(v.is_active, s.is_active), updated_at = now()
                 FROM \(definitions)
                 WHERE s.slug = v.slug
@@ -173,15 +191,15 @@ extension ArticleStore {
     /// The sources as the rows `v` of `columnArrays`, in file order (`position`).
     private static let definitions = """
         unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::integer[],
-               $8::integer[], $9::boolean[]) WITH ORDINALITY
+               $8::integer[], $9::boolean[], $10::boolean[]) WITH ORDINALITY
             AS v(slug, name, feed_url, website_url, category_slug, language, fetch_interval_hours,
-                 max_content_length, is_active, position)
+                 max_content_length, is_active, language_detection, position)
         """
 
     private static func columnArrays(_ sources: [SourceDefinition]) -> [any PostgresEncodable] {
         var slugs = ArrayLiteral(), names = ArrayLiteral(), feedURLs = ArrayLiteral(), websites = ArrayLiteral()
         var categories = ArrayLiteral(), languages = ArrayLiteral(), intervals = ArrayLiteral()
-        var maxLengths = ArrayLiteral(), active = ArrayLiteral()
+        var maxLengths = ArrayLiteral(), active = ArrayLiteral(), detection = ArrayLiteral()
         for source in sources {
             slugs.append(source.slug)
             names.append(source.name)
@@ -192,8 +210,52 @@ extension ArticleStore {
             intervals.append(source.fetchIntervalHours)
             maxLengths.append(source.maxContentLength)
             active.append(source.isActive)
+            detection.append(source.languageDetection)
         }
         return [slugs.text, names.text, feedURLs.text, websites.text, categories.text, languages.text, intervals.text,
-                maxLengths.text, active.text]
+                maxLengths.text, active.text, detection.text]
+    }
+}
+
+extension ArticleStore {
+    /// Every category in the database, in display order (slug order within one).
+    public func storedCategories() async throws -> [CategoryDefinition] {
+        try await connection.withReconnect(label: "read categories") { db in
+            try db.query("""
+                SELECT slug, name, display_order FROM public.categories
+                ORDER BY display_order NULLS LAST, slug COLLATE "C"
+                """, label: "read categories").rows.map { row in
+                CategoryDefinition(slug: row["slug"] ?? "", name: row["name"] ?? "",
+                                   displayOrder: row.int("display_order") ?? 0)
+            }
+        }
+    }
+
+    /// Every source in the database, in slug order (byte order, whatever the database's collation),
+    /// with the columns a sync writes; a source without a category has an empty `categorySlug`.
+    public func storedSources() async throws -> [SourceDefinition] {
+        try await connection.withReconnect(label: "read sources") { db in
+            try db.query("""
+                SELECT s.slug, s.name, s.feed_url, s.website_url, c.slug AS category_slug, s.language,
+                       s.fetch_interval_hours, s.max_content_length, s.is_active, s.language_detection
+                FROM public.sources s LEFT JOIN public.categories c ON c.id = s.category_id
+                ORDER BY s.slug COLLATE "C"
+                """, label: "read sources").rows.map { row in
+                SourceDefinition(
+                    slug: row["slug"] ?? "", name: row["name"] ?? "", feedURL: row["feed_url"] ?? "",
+                    websiteURL: row["website_url"], categorySlug: row["category_slug"] ?? "",
+                    language: row["language"] ?? "", fetchIntervalHours: row.int("fetch_interval_hours") ?? 0,
+                    maxContentLength: row.int("max_content_length"), isActive: row.bool("is_active"),
+                    languageDetection: row.bool("language_detection") ?? true)
+            }
+        }
+    }
+
+    /// Slugs of the sources whose language is never detected (`language_detection` false).
+    public func sourcesWithoutLanguageDetection() async throws -> Set<String> {
+        try await connection.withReconnect(label: "read language detection") { db in
+            Set(try db.query("SELECT slug FROM public.sources WHERE NOT language_detection",
+                             label: "read language detection").rows.compactMap { $0["slug"] })
+        }
     }
 }

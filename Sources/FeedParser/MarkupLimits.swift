@@ -12,8 +12,10 @@ enum MarkupLimits {
     static let maxAttributesPerElement = 512
     static let maxAttributes = 200_000
 
-    /// Why `bytes` is refused, or nil.
-    static func refusal(_ bytes: UnsafeBufferPointer<UInt8>, field: String) -> FeedParseError? {
+    /// Why `bytes` is refused, or nil. `maxAttributes` bounds the whole document (an OPML list of
+    /// sources is all attributes, and only the per-element bound guards libxml2 itself).
+    static func refusal(_ bytes: UnsafeBufferPointer<UInt8>, field: String,
+                        maxAttributes: Int = MarkupLimits.maxAttributes) -> FeedParseError? {
         var total = 0
         var index = 0
         let count = bytes.count

@@ -27,7 +27,8 @@ public struct IngestPass: Sendable {
     /// The daemon's scheduling: next due times and lease release. nil for `--once`, which keeps
     /// the configured interval.
     public var scheduling: PassScheduling?
-    /// Sources whose `language_detection: off` pins the configured language.
+    /// Sources whose `language_detection: off` pins the configured language (beside those the
+    /// database says so of, `SourceRecord.languageDetection`).
     public var languageDetectionOff: Set<String> = []
     /// Page enrichment of new rows (og:image, readable body, language); nil skips it.
     public var enricher: Enricher?
@@ -128,7 +129,7 @@ public struct IngestPass: Sendable {
                 }
                 outcome.parseDuration = clock.now - parseStarted
                 let mapped = EntryMapping(now: now, retentionDays: retentionDays, configuredLanguage: source.language,
-                                          detectLanguage: !languageDetectionOff.contains(source.slug))
+                                          detectLanguage: detectsLanguage(source))
                     .map(document.items)
                 if mapped.languageDisagreements > 0 {
                     // Counted in the pass line and the metric; per source only at debug level.
@@ -191,9 +192,15 @@ public struct IngestPass: Sendable {
         var refusals = 0
     }
 
+    /// Whether the language of this source's items is detected: not when its row or the config
+    /// says `language_detection` off.
+    func detectsLanguage(_ source: SourceRecord) -> Bool {
+        source.languageDetection && !languageDetectionOff.contains(source.slug)
+    }
+
     func enrich(_ stored: [StoredArticle], source: SourceRecord, logger: Logger) async -> EnrichmentTally {
         guard let enricher, !stored.isEmpty else { return EnrichmentTally() }
-        let detect = !languageDetectionOff.contains(source.slug)
+        let detect = detectsLanguage(source)
         let targets = stored.map { article in
             var wants: Set<BackfillKind> = []
             // A podcast/video episode whose only URL is its enclosure has no page: never

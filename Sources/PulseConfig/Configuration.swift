@@ -219,6 +219,13 @@ public struct SourceConfig: Sendable, Equatable {
 
     public var kind: SourceKind { SourceKind(categorySlug: categorySlug) }
 
+    /// The source as the store synchronises it into `sources`.
+    public var definition: SourceDefinition {
+        SourceDefinition(slug: slug, name: name, feedURL: feedURL, websiteURL: websiteURL, categorySlug: categorySlug,
+                         language: language, fetchIntervalHours: fetchIntervalHours, maxContentLength: maxContentLength,
+                         isActive: active, languageDetection: languageDetection)
+    }
+
     /// The content cap that applies to this source: its override, else the default. Both are
     /// validated to lie in 1...200000, the contract's absolute cap.
     public func effectiveMaxContentLength(defaults: SourceDefaults) -> Int {

@@ -76,20 +76,25 @@ struct MappingView {
             if allowedKeys.contains(key) {
                 // Duplicate keys never get here: composing rejects them as a syntax error.
                 entries.append(Entry(key: key, keyMark: keyNode.mark, value: value))
-            } else if isSecretKey(key) {
-                diag.error(
-                    "'\(key)' is not allowed: secrets never come from the configuration file; "
-                        + "set the DATABASE_URL environment variable instead",
-                    at: keyNode.mark, source: source)
             } else {
-                var message = "unknown key '\(key)' in '\(section)'"
-                if let suggestion = closestKey(to: key, in: allowedKeys) {
-                    message += " (did you mean '\(suggestion)'?)"
-                }
-                diag.error(message, at: keyNode.mark, source: source)
+                diag.error(Self.unknownKeyProblem(key, section: section, allowedKeys: allowedKeys),
+                           at: keyNode.mark, source: source)
             }
         }
         self.entries = entries
+    }
+
+    /// Why `key` (not one of `allowedKeys`) is refused: a secret, or unknown (with a did-you-mean).
+    static func unknownKeyProblem(_ key: String, section: String, allowedKeys: [String]) -> String {
+        if isSecretKey(key) {
+            return "'\(key)' is not allowed: secrets never come from the configuration file; "
+                + "set the DATABASE_URL environment variable instead"
+        }
+        var message = "unknown key '\(key)' in '\(section)'"
+        if let suggestion = closestKey(to: key, in: allowedKeys) {
+            message += " (did you mean '\(suggestion)'?)"
+        }
+        return message
     }
 
     /// By index: `first(where:)` copied every entry it looked at (a key, a node, a mark).

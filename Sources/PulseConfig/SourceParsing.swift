@@ -61,6 +61,16 @@ struct SourceListParser {
         return nil
     }
 
+    /// Why `category` is none of `categories` (with a did-you-mean and the known slugs), or nil.
+    static func categoryProblem(_ category: String, in categories: [CategoryConfig]) -> String? {
+        guard !categories.contains(where: { $0.slug == category }) else { return nil }
+        var known: [String] = []
+        for category in categories where !known.contains(category.slug) { known.append(category.slug) }
+        var message = "unknown category '\(FieldRules.printable(category))'"
+        if let guess = closestKey(to: category, in: known) { message += " (did you mean '\(guess)'?)" }
+        return message + "; known categories: " + known.joined(separator: ", ")
+    }
+
     /// nil when a required field is missing or invalid (already reported).
     private func parseSource(_ map: MappingView, label: String) -> SourceConfig? {
         var valid = true
@@ -86,13 +96,7 @@ struct SourceListParser {
         }
 
         let category = map.string("category", required: true)
-        if let category, !categories.contains(where: { $0.slug == category }) {
-            var known: [String] = []
-            for category in categories where !known.contains(category.slug) { known.append(category.slug) }
-            var message = "unknown category '\(FieldRules.printable(category))'"
-            if let guess = closestKey(to: category, in: known) { message += " (did you mean '\(guess)'?)" }
-            report(message + "; known categories: " + known.joined(separator: ", "), "category")
-        }
+        if let category, let problem = Self.categoryProblem(category, in: categories) { report(problem, "category") }
 
         let language = map.string("language", required: true)
         if let language, let problem = FieldRules.languageProblem(language) { report(problem, "language") }

@@ -55,6 +55,27 @@ final class YAMLTree {
         rootIndex = builder.rootIndex
     }
 
+    /// The tree the YAML `[{key: value, ...}, ...]` composes to, built from rows of cells (an
+    /// imported file's rows, `SourceTable`), each node placed on its row's or cell's line. A cell
+    /// is a plain scalar unless its text is one of YAML's null spellings: a file's cell is never
+    /// null (an empty one is left out by its reader), so `~` is the text `~`, while numbers and
+    /// booleans are read by the same rules as in feeds.yaml.
+    static func rows(_ rows: [(line: Int, cells: [(key: String, value: String, line: Int)])]) throws(YAMLSyntaxError) -> YAMLTree {
+        var builder = Builder()
+        builder.openContainer(.sequence, isAnchored: false, line: Int32(clamping: rows.first?.line ?? 1), column: 1)
+        for row in rows {
+            builder.openContainer(.mapping, isAnchored: false, line: Int32(clamping: row.line), column: 1)
+            for cell in row.cells {
+                let line = Int32(clamping: cell.line)
+                builder.attachScalar(cell.key, isPlain: true, line: line, column: 1)
+                builder.attachScalar(cell.value, isPlain: !MappingView.isNullSpelling(cell.value), line: line, column: 1)
+            }
+            try builder.closeContainer()
+        }
+        try builder.closeContainer()
+        return YAMLTree(builder)
+    }
+
     /// The document in `yaml`, or nil when it holds none (empty, or only comments).
     /// More than one document, a duplicate key in a mapping, or any libyaml error throws.
     static func compose(_ yaml: String) throws(YAMLSyntaxError) -> YAMLTree {
@@ -124,20 +145,31 @@ final class YAMLTree {
                     }
                     let isMapping = event.type == YAML_MAPPING_START_EVENT
                     let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
-                    entries.append(Entry(kind: isMapping ? .mapping : .sequence, isPlain: false, isAnchored: anchor != nil,
-                                         line: line, column: column, text: ""))
-                    open.append((entries.count - 1, []))
+                    openContainer(isMapping ? .mapping : .sequence, isAnchored: anchor != nil, line: line, column: column)
                 case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-                    guard let container = open.popLast() else { continue }
-                    if entries[container.entry].kind == .mapping { try checkDuplicateKeys(container.members) }
-                    entries[container.entry].childStart = Int32(children.count)
-                    children.append(contentsOf: container.members)
-                    entries[container.entry].childEnd = Int32(children.count)
-                    attach(existing: container.entry)
+                    try closeContainer()
                 default:
                     continue
                 }
             }
+        }
+
+        mutating func openContainer(_ kind: Kind, isAnchored: Bool, line: Int32, column: Int32) {
+            entries.append(Entry(kind: kind, isPlain: false, isAnchored: isAnchored, line: line, column: column, text: ""))
+            open.append((entries.count - 1, []))
+        }
+
+        mutating func closeContainer() throws(YAMLSyntaxError) {
+            guard let container = open.popLast() else { return }
+            if entries[container.entry].kind == .mapping { try checkDuplicateKeys(container.members) }
+            entries[container.entry].childStart = Int32(children.count)
+            children.append(contentsOf: container.members)
+            entries[container.entry].childEnd = Int32(children.count)
+            attach(existing: container.entry)
+        }
+
+        mutating func attachScalar(_ text: String, isPlain: Bool, line: Int32, column: Int32) {
+            attach(Entry(kind: .scalar, isPlain: isPlain, isAnchored: false, line: line, column: column, text: text))
         }
 
         private mutating func attach(_ entry: Entry) {

@@ -24,9 +24,12 @@ public struct SourceDefinition: Sendable, Equatable {
     /// The file's explicit `active:`; nil leaves an existing row's `is_active` to the database
     /// (operators and upstream migrations deactivate dead sources there) and inserts new ones active.
     public var isActive: Bool?
+    /// false: the configured language is stored as it is, never detected (`language_detection: off`).
+    public var languageDetection: Bool
 
     public init(slug: String, name: String, feedURL: String, websiteURL: String?, categorySlug: String,
-                language: String, fetchIntervalHours: Int, maxContentLength: Int?, isActive: Bool?) {
+                language: String, fetchIntervalHours: Int, maxContentLength: Int?, isActive: Bool?,
+                languageDetection: Bool = true) {
         self.slug = slug
         self.name = name
         self.feedURL = feedURL
@@ -36,6 +39,7 @@ public struct SourceDefinition: Sendable, Equatable {
         self.fetchIntervalHours = fetchIntervalHours
         self.maxContentLength = maxContentLength
         self.isActive = isActive
+        self.languageDetection = languageDetection
     }
 }
 

@@ -11,6 +11,7 @@ import LanguageTagger
 import Logging
 import Observability
 import PulseConfig
+import SourceImport
 
 /// What the command line asks for, as plain values. `PulseIngest` (ArgumentParser) builds it for
 /// every shape of command line; `QuickCommandLine` builds it for the common shapes without
@@ -23,6 +24,11 @@ struct Invocation: Equatable, Sendable {
     var checkConfig = false
     var statusMode = false
     var json = false
+    var importSources: String?
+    var exportSources = false
+    var format: String?
+    var defaultCategory: String?
+    var defaultLanguage: String?
     var dumpFeed = false
     var dumpArticle = false
     var inputs: [String] = []
@@ -44,10 +50,25 @@ struct Invocation: Equatable, Sendable {
     var metricsAddress: String?
 
     func validate() throws {
-        let modes = [once, backfill, prune, migrate, checkConfig, dumpFeed, dumpArticle, statusMode].filter { $0 }.count
+        let modes = [once, backfill, prune, migrate, checkConfig, dumpFeed, dumpArticle, statusMode, importSources != nil,
+                     exportSources].filter { $0 }.count
         if modes > 1 {
             throw ValidationError("choose one mode: --once, --backfill, --prune, --migrate, --check-config, --status, "
-                + "--dump-feed or --dump-article")
+                + "--import-sources, --export-sources, --dump-feed or --dump-article")
+        }
+        if let format {
+            guard importSources != nil || exportSources else {
+                throw ValidationError("--format goes with --import-sources or --export-sources")
+            }
+            guard SourceFileFormat(rawValue: format) != nil else {
+                throw ValidationError("--format must be tsv, csv or opml, not '\(format)'")
+            }
+        }
+        if (defaultCategory != nil || defaultLanguage != nil) && importSources == nil {
+            throw ValidationError("--category and --language go with --import-sources")
+        }
+        if let defaultLanguage, let problem = SourceTable.languageProblem(defaultLanguage) {
+            throw ValidationError("--language: \(problem)")
         }
         if json && !statusMode { throw ValidationError("--json goes with --status") }
         if (dumpFeed || dumpArticle) && inputs.isEmpty && filesFrom == nil {
@@ -56,9 +77,7 @@ struct Invocation: Equatable, Sendable {
         if filesFrom != nil && !(dumpFeed || dumpArticle) { throw ValidationError("--files-from goes with --dump-feed or --dump-article") }
         if let sourceLanguage {
             guard dumpArticle else { throw ValidationError("--source-language goes with --dump-article") }
-            guard sourceLanguage.count == 2, sourceLanguage.allSatisfy({ $0.isASCII && $0.isLowercase }) else {
-                throw ValidationError("--source-language \(sourceLanguage): expected a two-letter ISO 639-1 code such as 'pt'")
-            }
+            if let problem = SourceTable.languageProblem(sourceLanguage) { throw ValidationError("--source-language: \(problem)") }
         }
         if !(dumpFeed || dumpArticle) && !inputs.isEmpty {
             throw ValidationError("unexpected argument '\(inputs[0])' (paths and URLs go with --dump-feed or --dump-article)")
@@ -70,8 +89,8 @@ struct Invocation: Equatable, Sendable {
             guard stat(outputDirectory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR
             else { throw ValidationError("--out-dir \(outputDirectory): not an existing folder") }
         }
-        if dryRun && !prune { throw ValidationError("--dry-run goes with --prune") }
-        if metricsAddress != nil && (once || backfill || prune || migrate || checkConfig || dumpFeed || dumpArticle || statusMode) {
+        if dryRun && !(prune || importSources != nil) { throw ValidationError("--dry-run goes with --prune or --import-sources") }
+        if metricsAddress != nil && modes > 0 {
             throw ValidationError("--metrics-address goes with the service mode (no mode flag)")
         }
         if let metricsAddress {
@@ -172,8 +191,14 @@ struct Invocation: Equatable, Sendable {
             if status != 0 { throw ExitCode(status) }
             return
         }
+        if exportSources {
+            let format = format.flatMap(SourceFileFormat.init(rawValue:)) ?? .tsv
+            let status = await ExportSourcesMode(context: try RunContext(withoutConfig: logger), format: format).run()
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         let context = try RunContext(configPath: configPath, logger: logger)
-        if once || backfill || !(checkConfig || migrate || statusMode || prune) {
+        if once || backfill || !(checkConfig || migrate || statusMode || prune || importSources != nil) {
             // The modes that tag languages; the others never load CLD2. (gumbo is linked in.)
             LanguageTagger.loadDetector()
         }
@@ -189,6 +214,11 @@ struct Invocation: Equatable, Sendable {
                                         environment: context.environment.fetch, allowedNetworks: networks)).run()
         } else if statusMode {
             status = await StatusMode(context: context, json: json).run()
+        } else if let importSources {
+            status = await ImportSourcesMode(context: context, path: importSources,
+                                             format: format.flatMap(SourceFileFormat.init(rawValue:)),
+                                             defaultCategory: defaultCategory, defaultLanguage: defaultLanguage,
+                                             dryRun: dryRun).run()
         } else if prune {
             status = await PruneMode(context: context, dryRun: dryRun).run()
         } else if backfill {

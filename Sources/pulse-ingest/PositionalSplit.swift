@@ -6,8 +6,9 @@ enum PositionalSplit {
     /// Long options that take a value as the next argument. `PositionalSplitTests` checks this
     /// against the options the command declares.
     static let optionsTakingValues: Set<String> = [
-        "--allow-networks", "--base-url", "--config", "--content-type", "--files-from", "--kind", "--limit",
-        "--log-format", "--log-level", "--metrics-address", "--out-dir", "--source", "--source-language", "--url",
+        "--allow-networks", "--base-url", "--category", "--config", "--content-type", "--files-from", "--format",
+        "--import-sources", "--kind", "--language", "--limit", "--log-format", "--log-level", "--metrics-address",
+        "--out-dir", "--source", "--source-language", "--url",
     ]
 
     /// `parse`: what ArgumentParser sees; `extra`: the positionals after the first, in order.

@@ -39,6 +39,33 @@ struct PulseIngest: AsyncParsableCommand {
     @Flag(name: .customLong("json"), help: "With --status: one JSON array for scripts instead of the table.")
     var json = false
 
+    @Option(name: .customLong("import-sources"), help: ArgumentHelp(
+        "Add and update sources from a TSV, CSV or OPML file ('-': standard input), then exit.",
+        discussion: """
+            Format: --format, else the extension (.tsv/.tab, .csv, .opml/.xml), else the content \
+            (first character '<': OPML; a tab in the first line: TSV; else CSV). Rows are \
+            validated as feeds.yaml sources; on any problem nothing is written (status 64).
+            """,
+        valueName: "file"))
+    var importSources: String?
+
+    @Flag(name: .customLong("export-sources"), help: "Print every source in the database as TSV (or --format), then exit.")
+    var exportSources = false
+
+    @Option(name: .customLong("format"), help: ArgumentHelp(
+        "With --export-sources: tsv (default), csv or opml; with --import-sources: the file's format.",
+        valueName: "format"))
+    var format: String?
+
+    @Option(name: .customLong("category"), help: ArgumentHelp(
+        "With --import-sources: the category of rows that name none (OPML: that sit in no folder named after one).",
+        valueName: "slug"))
+    var defaultCategory: String?
+
+    @Option(name: .customLong("language"), help: ArgumentHelp(
+        "With --import-sources: the language of rows that name none.", valueName: "code"))
+    var defaultLanguage: String?
+
     @Flag(name: .customLong("dump-feed"), help: ArgumentHelp(
         "Parse the feed documents given as arguments (paths or URLs) and print JSON; no database.",
         discussion: "Several inputs print one JSON object per line, in order."))
@@ -75,7 +102,7 @@ struct PulseIngest: AsyncParsableCommand {
         discussion: "Without it, 'language' is printed only when detected.", valueName: "code"))
     var sourceLanguage: String?
 
-    @Flag(name: .customLong("dry-run"), help: "With --prune: print what would change, change nothing.")
+    @Flag(name: .customLong("dry-run"), help: "With --prune or --import-sources: print what would change, change nothing.")
     var dryRun = false
 
     @Option(name: .customLong("source"), help: ArgumentHelp(
@@ -119,7 +146,8 @@ struct PulseIngest: AsyncParsableCommand {
     /// The parsed values, for `Invocation` to check and run.
     var invocation: Invocation {
         Invocation(once: once, backfill: backfill, prune: prune, migrate: migrate, checkConfig: checkConfig,
-                   statusMode: statusMode, json: json, dumpFeed: dumpFeed, dumpArticle: dumpArticle, inputs: inputs,
+                   statusMode: statusMode, json: json, importSources: importSources, exportSources: exportSources,
+                   format: format, defaultCategory: defaultCategory, defaultLanguage: defaultLanguage, dumpFeed: dumpFeed, dumpArticle: dumpArticle, inputs: inputs,
                    pageURL: pageURL, textOnly: textOnly, outputDirectory: outputDirectory, filesFrom: filesFrom,
                    sourceLanguage: sourceLanguage, dryRun: dryRun, sourceSlugs: sourceSlugs,
                    backfillKind: backfillKind, limit: limit, baseURL: baseURL, contentType: contentType,

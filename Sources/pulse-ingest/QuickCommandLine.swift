@@ -134,6 +134,20 @@ OPTIONS:
                           first, then exit.
   --json                  With --status: one JSON array for scripts instead of
                           the table.
+  --import-sources <file> Add and update sources from a TSV, CSV or OPML file
+                          ('-': standard input), then exit.
+        Format: --format, else the extension (.tsv/.tab, .csv, .opml/.xml),
+        else the content (first character '<': OPML; a tab in the first line:
+        TSV; else CSV). Rows are validated as feeds.yaml sources; on any
+        problem nothing is written (status 64).
+  --export-sources        Print every source in the database as TSV (or
+                          --format), then exit.
+  --format <format>       With --export-sources: tsv (default), csv or opml;
+                          with --import-sources: the file's format.
+  --category <slug>       With --import-sources: the category of rows that name
+                          none (OPML: that sit in no folder named after one).
+  --language <code>       With --import-sources: the language of rows that name
+                          none.
   --dump-feed             Parse the feed documents given as arguments (paths or
                           URLs) and print JSON; no database.
         Several inputs print one JSON object per line, in order.
@@ -154,7 +168,8 @@ OPTIONS:
                           With --dump-article: the source's configured
                           language; prints the language the service would store.
         Without it, 'language' is printed only when detected.
-  --dry-run               With --prune: print what would change, change nothing.
+  --dry-run               With --prune or --import-sources: print what would
+                          change, change nothing.
   --source <slug>         With --once: only this source (repeatable).
   --kind <kind>           With --backfill: image, content, language or all
                           (default). (default: all)

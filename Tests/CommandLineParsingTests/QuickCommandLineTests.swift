@@ -62,11 +62,43 @@ import Testing
         ["--help", "--once"],
         ["--experimental-dump-help"],
         ["--dump-article", "p.html", "--source-language", "portuguese"],
+        // The source file modes are not start-up sensitive: ArgumentParser reads them.
+        ["--import-sources", "sources.tsv"],
+        ["--import-sources", "feeds.opml", "--category", "world", "--language", "en", "--dry-run"],
+        ["--export-sources", "--format", "opml"],
     ]
 
     @Test(arguments: declined)
     func leavesTheRestToArgumentParser(_ arguments: [String]) {
         #expect(QuickCommandLine.parse(arguments, helpWidth: { 80 }) == nil)
+    }
+
+    @Test func theSourceFileModesAreReadByArgumentParser() throws {
+        let importing = try Self.viaArgumentParser(["--import-sources", "feeds.opml", "--category", "world",
+                                                    "--language", "en", "--dry-run", "--format", "opml"])
+        #expect(importing.importSources == "feeds.opml" && importing.defaultCategory == "world")
+        #expect(importing.defaultLanguage == "en" && importing.dryRun && importing.format == "opml")
+        let exporting = try Self.viaArgumentParser(["--export-sources", "--format", "csv", "--config", "x.yaml"])
+        #expect(exporting.exportSources && exporting.format == "csv" && exporting.configPath == "x.yaml")
+    }
+
+    @Test(arguments: [
+        (["--import-sources", "a.tsv", "--export-sources"], "choose one mode"),
+        (["--import-sources", "a.tsv", "--migrate"], "choose one mode"),
+        (["--export-sources", "--format", "xml"], "--format must be tsv, csv or opml, not 'xml'"),
+        (["--once", "--format", "csv"], "--format goes with --import-sources or --export-sources"),
+        (["--export-sources", "--category", "world"], "--category and --language go with --import-sources"),
+        (["--import-sources", "a.tsv", "--language", "english"], "--language: language 'english' is invalid"),
+        (["--export-sources", "--dry-run"], "--dry-run goes with --prune or --import-sources"),
+        (["--export-sources", "--metrics-address", "127.0.0.1:9464"], "--metrics-address goes with the service mode"),
+    ])
+    func theSourceFileModesRefuseWhatDoesNotGoWithThem(arguments: [String], message: String) {
+        #expect(QuickCommandLine.parse(arguments, helpWidth: { 80 }) == nil)
+        #expect {
+            _ = try Self.viaArgumentParser(arguments)
+        } throws: { error in
+            PulseIngest.message(for: error).contains(message)
+        }
     }
 
     @Test func helpIsArgumentParsersOwnAtEightyColumns() {

@@ -361,9 +361,9 @@ struct CommandLineTests {
         let arguments = try #require((root["command"] as? [String: Any])?["arguments"] as? [[String: Any]])
         let options = Set(arguments.filter { $0["kind"] as? String == "option" }
             .compactMap { ($0["preferredName"] as? [String: Any])?["name"] as? String }.map { "--" + $0 })
-        #expect(options == ["--allow-networks", "--base-url", "--config", "--content-type", "--files-from", "--kind",
-                            "--limit", "--log-format", "--log-level", "--metrics-address", "--out-dir", "--source",
-                            "--source-language", "--url"],
+        #expect(options == ["--allow-networks", "--base-url", "--category", "--config", "--content-type", "--files-from",
+                            "--format", "--import-sources", "--kind", "--language", "--limit", "--log-format",
+                            "--log-level", "--metrics-address", "--out-dir", "--source", "--source-language", "--url"],
                 "update PositionalSplit.optionsTakingValues along with this list")
     }
 

@@ -44,11 +44,12 @@ struct EnrichedPassTests {
 
     /// One source whose feed is `base`/feed.xml, in a fresh database, and an ingest pass that
     /// enriches new rows.
-    static func withEnrichingPass(slug: String, language: String, base: String, port: Int,
+    static func withEnrichingPass(slug: String, language: String, languageDetection: Bool = true, base: String, port: Int,
                                   _ body: (ArticleStore, IngestPass) async throws -> Void) async throws {
         try await TestDatabase.with { database in
             var definition = Seed.source(slug, language: language)
             definition.feedURL = "\(base)/feed.xml"
+            definition.languageDetection = languageDetection
             let (store, _) = try await Seed.store(database, sources: [definition])
             let fetcher = newsFetcher(port: port)
             defer { fetcher.shutdown() }
@@ -56,22 +57,29 @@ struct EnrichedPassTests {
         }
     }
 
-    @Test func newRowsAreEnrichedOnceAndFailuresKeepTheRow() async throws {
-        let pageHits = Mutex(0)
-        let baseBox = Mutex("")
-        let server = try LoopbackHTTPServer(routes: [
+    /// The feed at /feed.xml (its links under `base()`) and its three pages (page 3 answers 500),
+    /// each page request told to `pageHit`.
+    static func newsServer(base: @escaping @Sendable () -> String,
+                           pageHit: @escaping @Sendable () -> Void = {}) throws -> LoopbackHTTPServer {
+        try LoopbackHTTPServer(routes: [
             "/feed.xml": { _, connection, _ in
                 connection.respond(200, headers: [("Content-Type", "application/rss+xml")],
-                                   body: Array(Self.feed(base: baseBox.withLock { $0 }).utf8))
+                                   body: Array(Self.feed(base: base()).utf8))
             },
             "/articles/": { request, connection, _ in
-                pageHits.withLock { $0 += 1 }
+                pageHit()
                 let number = Int(request.path.split(separator: "/").last ?? "") ?? 0
                 if number == 3 { connection.respond(500, "Server Error"); return }
                 connection.respond(200, headers: [("Content-Type", "text/html; charset=utf-8")],
                                    body: Array(Self.page(number: number).utf8))
             },
         ])
+    }
+
+    @Test func newRowsAreEnrichedOnceAndFailuresKeepTheRow() async throws {
+        let pageHits = Mutex(0)
+        let baseBox = Mutex("")
+        let server = try Self.newsServer(base: { baseBox.withLock { $0 } }, pageHit: { pageHits.withLock { $0 += 1 } })
         defer { server.stop() }
         // Article links must look public to pass the feed parser; the fetcher pins the name to 127.0.0.1.
         let base = "http://news.pulse-test.example:\(server.port)"
@@ -107,6 +115,28 @@ struct EnrichedPassTests {
             let second = try await pass.run(sources: [try #require(try await store.source(slug: "pt-source"))])
             #expect(second.outcomes.first?.inserted == 0 && second.outcomes.first?.enriched == 0)
             #expect(pageHits.withLock { $0 } == 3)
+            await store.connection.close()
+        }
+    }
+
+    /// `language_detection` off in the source's row (an imported source has no feeds.yaml entry to
+    /// say so): the Spanish story keeps the source's Portuguese, and no disagreement is counted.
+    @Test func languageDetectionOffInTheRowKeepsTheSourcesLanguage() async throws {
+        let baseBox = Mutex("")
+        let server = try Self.newsServer(base: { baseBox.withLock { $0 } })
+        defer { server.stop() }
+        let base = "http://news.pulse-test.example:\(server.port)"
+        baseBox.withLock { $0 = base }
+        try await Self.withEnrichingPass(slug: "pt-pinned", language: "pt", languageDetection: false, base: base,
+                                         port: server.port) { store, pass in
+            let sources = try await store.dueSources()
+            #expect(sources.map(\.languageDetection) == [false])
+            let outcome = try #require(try await pass.run(sources: sources).outcomes.first)
+            #expect(outcome.inserted == 3 && outcome.enriched == 2, "\(outcome.line)")
+            #expect(outcome.languageDisagreements == 0)
+            let languages = try await store.connection.query(
+                "SELECT DISTINCT language FROM public.articles", label: "languages").rows.map { $0["language"] }
+            #expect(languages == ["pt"])
             await store.connection.close()
         }
     }

@@ -36,7 +36,9 @@ struct BackfillMode {
             let backfiller = Backfiller(
                 store: store, enricher: context.configuration.enricher(fetcher: fetcher, logger: context.logger),
                 windows: context.configuration.retention,
-                languageDetectionOff: context.configuration.languageDetectionOff, logger: context.logger)
+                languageDetectionOff: context.configuration.languageDetectionOff
+                    .union(try await store.sourcesWithoutLanguageDetection()),
+                logger: context.logger)
             let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
             let stop = trap.stop
             let summary = try await backfiller.run(kinds: kinds, limit: limit, sourceSlug: sourceSlug,

@@ -13,14 +13,7 @@ extension PulseConfiguration {
         categories.map { CategoryDefinition(slug: $0.slug, name: $0.name, displayOrder: $0.displayOrder + 1) }
     }
 
-    var sourceDefinitions: [SourceDefinition] {
-        sources.map {
-            SourceDefinition(slug: $0.slug, name: $0.name, feedURL: $0.feedURL, websiteURL: $0.websiteURL,
-                             categorySlug: $0.categorySlug, language: $0.language,
-                             fetchIntervalHours: $0.fetchIntervalHours, maxContentLength: $0.maxContentLength,
-                             isActive: $0.active)
-        }
-    }
+    var sourceDefinitions: [SourceDefinition] { sources.map(\.definition) }
 }
 
 extension PulseConfiguration {

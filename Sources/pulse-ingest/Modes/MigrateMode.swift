@@ -44,22 +44,33 @@ struct MigrateMode {
         return "schema: " + parts.joined(separator: "; ")
     }
 
-    /// One summary line, then one line per kind of change that names the sources.
-    static func describe(_ sync: SyncReport) -> String {
+    /// What listed the sources a sync was given, as its summary names it.
+    enum SyncOrigin {
+        case config, file
+
+        var name: String { self == .config ? "the config" : "the file" }
+        var noActive: String { self == .config ? "no 'active:' in the config" : "no active value in the file" }
+        var activeFalse: String { self == .config ? "'active: false'" : "active false" }
+    }
+
+    /// One summary line, then one line per kind of change that names the sources (at most
+    /// `namesAtMost` of each, then how many more).
+    static func describe(_ sync: SyncReport, origin: SyncOrigin = .config, namesAtMost: Int = .max) -> String {
         var text = "sources: \(sync.sourcesInserted.count) new, \(sync.sourcesUpdated.count) updated, "
             + "\(sync.sourcesUnchanged) unchanged"
         if !sync.sourcesDeactivated.isEmpty { text += ", \(sync.sourcesDeactivated.count) deactivated" }
-        if sync.sourcesUnlisted > 0 { text += ", \(sync.sourcesUnlisted) in the database but not in the config" }
+        if sync.sourcesUnlisted > 0 { text += ", \(sync.sourcesUnlisted) in the database but not in \(origin.name)" }
         text += "; categories: \(sync.categoriesInserted) new, \(sync.categoriesUpdated) updated"
         let details: [(String, [String])] = [
             ("added", sync.sourcesInserted),
             ("updated", sync.sourcesUpdated.map(\.description)),
-            ("left inactive by the database (no 'active:' in the config)", sync.sourcesLeftInactive),
-            ("deactivated by the config ('active: false')", sync.sourcesDeactivatedByFile),
+            ("left inactive by the database (\(origin.noActive))", sync.sourcesLeftInactive),
+            ("deactivated by \(origin.name) (\(origin.activeFalse))", sync.sourcesDeactivatedByFile),
             ("deactivated as unlisted (prune_unlisted)", sync.sourcesDeactivated),
         ]
         for (what, slugs) in details where !slugs.isEmpty {
-            text += "\n  \(what): " + slugs.joined(separator: ", ")
+            text += "\n  \(what): " + slugs.prefix(namesAtMost).joined(separator: ", ")
+            if slugs.count > namesAtMost { text += " and \(slugs.count - namesAtMost) more" }
         }
         return text
     }

@@ -42,7 +42,29 @@ struct RunContext {
         }
     }
 
+    /// For a mode that reads the database only (`--export-sources`): the environment, no config file.
+    init(withoutConfig logger: Logger) throws {
+        self.logger = logger
+        configPath = ""
+        configuration = PulseConfiguration()
+        do {
+            environment = try EnvironmentSettings(lookup: Invocation.environmentValue)
+        } catch {
+            Self.printError("\(error)")
+            throw ExitCode(ExitStatus.usage)
+        }
+    }
+
     func fail(_ message: String) { Self.printError(message) }
+
+    /// `DATABASE_URL`, or nil after saying it is not set (the mode then exits with `ExitStatus.usage`).
+    func requiredDatabaseURL() -> String? {
+        guard let conninfo = environment.databaseURL else {
+            fail("DATABASE_URL is not set (a libpq URI or conninfo string)")
+            return nil
+        }
+        return conninfo
+    }
 
     /// How the ingest modes connect: session timeouts from the environment, as `service_role`.
     func connectionSettings(_ conninfo: String) -> ConnectionSettings {

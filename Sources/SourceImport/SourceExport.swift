@@ -1,0 +1,146 @@
+import PulseConfig
+import PulseModel
+
+/// A value the chosen format cannot carry, by source and column.
+public struct SourceExportError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var slug: String
+    public var column: String
+    public var reason: String
+
+    public var description: String { "source '\(slug)': \(column) \(reason)" }
+}
+
+/// Sources as an import file, so that exporting and importing again gives the same rows: every
+/// column is written (an empty cell, or no OPML attribute, only for a NULL), with the header row
+/// `SourceTable.columns`.
+///
+/// - TSV: values as they are, a tab between them, LF after each row. A value holding a tab, CR or
+///   LF is refused (TSV has no quoting; no valid source value holds one, so only a row written by
+///   something else can).
+/// - CSV (RFC 4180): a value holding a comma, a quote, CR or LF is quoted, its quotes doubled;
+///   CRLF after each row.
+/// - OPML 2.0: one folder outline per category (its name), each feed an `rss` outline with `text`
+///   and `title` (the name), `xmlUrl`, `htmlUrl`, and the other columns as `pulse:` attributes
+///   (`SourceFile.opmlNamespace`); sources of no known category are outlines of the body. Tabs and
+///   line breaks are written as character references, so they survive attribute normalisation; a
+///   character XML 1.0 cannot hold (C0 controls, U+FFFE, U+FFFF) is refused.
+public enum SourceExport {
+    public static func render(_ sources: [SourceDefinition], categories: [CategoryDefinition],
+                              as format: SourceFileFormat) throws(SourceExportError) -> String {
+        switch format {
+        case .tsv: return try delimited(sources, separator: "\t", lineEnd: "\n", field: tsvField)
+        case .csv: return try delimited(sources, separator: ",", lineEnd: "\r\n", field: csvField)
+        case .opml: return try opml(sources, categories: categories)
+        }
+    }
+
+    /// The cells of a source, in `SourceTable.columns` order.
+    static func cells(_ source: SourceDefinition) -> [(column: String, value: String?)] {
+        let cells: [(String, String?)] = [
+            ("slug", source.slug), ("name", source.name), ("feed_url", source.feedURL), ("website_url", source.websiteURL),
+            ("category", source.categorySlug), ("language", source.language),
+            ("fetch_interval_hours", String(source.fetchIntervalHours)),
+            ("max_content_length", source.maxContentLength.map(String.init)),
+            ("active", source.isActive.map { $0 ? "true" : "false" }),
+            ("language_detection", source.languageDetection ? "true" : "false"),
+        ]
+        assert(cells.map(\.0) == SourceTable.columns, "export columns out of step with SourceTable.columns")
+        return cells
+    }
+
+    private static func delimited(
+        _ sources: [SourceDefinition], separator: String, lineEnd: String,
+        field: (String, _ slug: String, _ column: String) throws(SourceExportError) -> String
+    ) throws(SourceExportError) -> String {
+        var text = SourceTable.columns.joined(separator: separator) + lineEnd
+        for source in sources {
+            var first = true
+            for (column, value) in cells(source) {
+                if !first { text += separator }
+                first = false
+                text += try field(value ?? "", source.slug, column)
+            }
+            text += lineEnd
+        }
+        return text
+    }
+
+    private static func tsvField(_ value: String, slug: String, column: String) throws(SourceExportError) -> String {
+        if value.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+            throw SourceExportError(slug: slug, column: column,
+                                    reason: "holds a tab or a line break, which TSV cannot carry: export as CSV or OPML")
+        }
+        return value
+    }
+
+    private static func csvField(_ value: String, slug: String, column: String) -> String {
+        guard value.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return value }
+        var quoted = "\""
+        for character in value.unicodeScalars {
+            if character == "\"" { quoted += "\"" }
+            quoted.unicodeScalars.append(character)
+        }
+        return quoted + "\""
+    }
+
+    private static func opml(_ sources: [SourceDefinition], categories: [CategoryDefinition]) throws(SourceExportError) -> String {
+        var text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <opml version="2.0" xmlns:pulse="\(SourceFile.opmlNamespace)">
+              <head>
+                <title>pulse-ingest sources</title>
+              </head>
+              <body>
+
+            """
+        var written = Set<String>()
+        for category in categories {
+            let members = sources.filter { $0.categorySlug == category.slug }
+            guard !members.isEmpty, written.insert(category.slug).inserted else { continue }
+            let name = try attribute(category.name, slug: members[0].slug, column: "category name")
+            text += "    <outline text=\(name) title=\(name)>\n"
+            for source in members { text += try outline(source, indent: "      ") }
+            text += "    </outline>\n"
+        }
+        for source in sources where !written.contains(source.categorySlug) {
+            text += try outline(source, indent: "    ")
+        }
+        return text + "  </body>\n</opml>\n"
+    }
+
+    private static func outline(_ source: SourceDefinition, indent: String) throws(SourceExportError) -> String {
+        var standard = "", ours = ""
+        for (column, value) in cells(source) {
+            guard let value, !(column == "category" && value.isEmpty) else { continue }
+            let quoted = try attribute(value, slug: source.slug, column: column)
+            switch column {
+            case "name": standard += " text=\(quoted) title=\(quoted)"
+            case "feed_url": standard += " xmlUrl=\(quoted)"
+            case "website_url": standard += " htmlUrl=\(quoted)"
+            default: ours += " pulse:\(column)=\(quoted)"
+            }
+        }
+        return indent + "<outline type=\"rss\"" + standard + ours + "/>\n"
+    }
+
+    /// `value` as a quoted XML attribute value.
+    private static func attribute(_ value: String, slug: String, column: String) throws(SourceExportError) -> String {
+        var quoted = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "&": quoted += "&amp;"
+            case "<": quoted += "&lt;"
+            case ">": quoted += "&gt;"
+            case "\"": quoted += "&quot;"
+            case "\t": quoted += "&#9;"
+            case "\n": quoted += "&#10;"
+            case "\r": quoted += "&#13;"
+            case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}":
+                throw SourceExportError(slug: slug, column: column,
+                                        reason: "holds U+\(String(scalar.value, radix: 16, uppercase: true)), which XML 1.0 cannot carry")
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "\""
+    }
+}

@@ -1,0 +1,103 @@
+import PulseConfig
+import PulseModel
+
+/// What an import validates its rows against.
+public struct ImportSettings: Sendable {
+    /// feeds.yaml's `defaults:` (fetch interval, content cap, language detection).
+    public var defaults: SourceDefaults
+    /// The categories a row may name: the config file's and the database's.
+    public var categories: [CategoryConfig]
+    /// The sources already in the database.
+    public var stored: [SourceDefinition]
+    /// `--category`: for rows that name no category (and, in OPML, sit in no folder named after one).
+    public var defaultCategory: String?
+    /// `--language`: for rows that name no language.
+    public var defaultLanguage: String?
+
+    public init(defaults: SourceDefaults, categories: [CategoryConfig], stored: [SourceDefinition],
+                defaultCategory: String? = nil, defaultLanguage: String? = nil) {
+        self.defaults = defaults
+        self.categories = categories
+        self.stored = stored
+        self.defaultCategory = defaultCategory
+        self.defaultLanguage = defaultLanguage
+    }
+}
+
+/// An import file's rows as sources: what a row leaves out is filled in (slug, category, language),
+/// then every row is validated as a feeds.yaml source (`SourceTable`). All problems come back at
+/// once, in line order; the sources only when there is none.
+public enum SourceImport {
+    public static func sources(in file: SourceFile, settings: ImportSettings) -> Result<[SourceConfig], ConfigError> {
+        var issues = file.issues
+        var rows = file.rows.map(\.row)
+        let storedByFeed = slugsByFeed(settings.stored)
+        var taken = Set(settings.stored.map(\.slug))
+        for row in rows { if let slug = row.value("slug") { taken.insert(slug) } }
+
+        for index in rows.indices {
+            let folders = file.rows[index].folders
+            if rows[index].value("slug") == nil {
+                let slug = storedByFeed[rows[index].value("feed_url") ?? ""]?.first
+                    ?? SlugRule.unused(SlugRule.base(name: rows[index].value("name"), feedURL: rows[index].value("feed_url")),
+                                       taken: taken)
+                taken.insert(slug)
+                rows[index].set("slug", to: slug)
+            }
+            let label = rows[index].value("slug")
+            if rows[index].value("category") == nil {
+                if let category = folders.lazy.compactMap({ SlugRule.category(named: $0, in: settings.categories) }).first
+                    ?? settings.defaultCategory {
+                    rows[index].set("category", to: category)
+                } else {
+                    let reason = file.format != .opml ? "the row names none"
+                        : folders.isEmpty ? "the outline is in no folder"
+                        : "its folder" + (folders.count == 1 ? " " : "s ") + folders.map { "'\($0)'" }.joined(separator: ", ")
+                            + (folders.count == 1 ? " names" : " name") + " no known category"
+                    issues.append(ConfigIssue(file: file.name, line: rows[index].line, source: label,
+                                              message: "no category: \(reason), and no --category SLUG was given"))
+                    // Reported: a stand-in keeps the rules below from reporting the row's category again.
+                    if let any = settings.categories.first { rows[index].set("category", to: any.slug) }
+                }
+            }
+            if rows[index].value("language") == nil {
+                if let language = settings.defaultLanguage {
+                    rows[index].set("language", to: language)
+                } else {
+                    issues.append(ConfigIssue(file: file.name, line: rows[index].line, source: label,
+                                              message: "no language: the row names none, and no --language CODE was given"))
+                    rows[index].set("language", to: "en")  // a stand-in, as for the category
+                }
+            }
+        }
+
+        // A feed the database already has under a slug this file does not list would be fetched twice.
+        let listed = Set(rows.compactMap { $0.value("slug") })
+        for row in rows {
+            guard let feed = row.cells.first(where: { $0.key == "feed_url" }),
+                  let other = storedByFeed[feed.value]?.first(where: { !listed.contains($0) })
+            else { continue }
+            issues.append(ConfigIssue(
+                file: file.name, line: feed.line, source: row.value("slug"),
+                message: "feed_url is already used by source '\(other)' in the database; each feed must be listed once"))
+        }
+
+        let validated = SourceTable.validate(rows, file: file.name, defaults: settings.defaults,
+                                             categories: settings.categories)
+        issues += validated.issues
+        guard issues.isEmpty else {
+            let ordered = issues.enumerated()
+                .sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }
+                .map(\.element)
+            return .failure(ConfigError(file: file.name, issues: ordered))
+        }
+        return .success(validated.sources)
+    }
+
+    /// Each stored feed URL with the slugs that have it, in slug order.
+    private static func slugsByFeed(_ stored: [SourceDefinition]) -> [String: [String]] {
+        var slugs: [String: [String]] = [:]
+        for source in stored.sorted(by: { $0.slug < $1.slug }) { slugs[source.feedURL, default: []].append(source.slug) }
+        return slugs
+    }
+}
