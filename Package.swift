@@ -60,7 +60,7 @@ let package = Package(
         // FeedParser's libxml2 set-up), every row validated by PulseConfig's source rules.
         .target(name: "SourceImport", dependencies: ["PulseConfig", "FeedParser", "PulseModel"]),
         // RSS/Atom with libxml2's streaming reader: formats, extensions, encodings, hostile-input guards.
-        .target(name: "FeedParser", dependencies: ["CLibXML2", "CLibXML2Functions", "CanonicalURL", "WebText", "PulseModel"]),
+        .target(name: "FeedParser", dependencies: ["AddressPolicy", "CLibXML2", "CLibXML2Functions", "CanonicalURL", "WebText", "PulseModel"]),
         // The one table of HTML named entities and the charset evidence shared by feeds and pages.
         .target(name: "WebText", dependencies: ["CLibXML2", "CLibXML2Functions"]),
         // libpq behind a small async API, one dedicated thread per connection.

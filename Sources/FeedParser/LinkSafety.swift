@@ -1,9 +1,11 @@
+internal import AddressPolicy
 /// The URL rules of contract section 3 (invariant 5): absolute http(s), a host, no userinfo,
-/// no control/bidi characters, at most 2048 characters, no private, loopback, link-local
-/// or obfuscated (decimal, hex, octal, short-form) IP-literal host. A space inside the path or
-/// query is kept in the form the canonical URL has (contract section 4: `/a b` -> `/a%20b`, the
-/// query written back as it is), other whitespace is refused. Minimal on purpose; the lead
-/// may swap in the shared URL module. One pass over the UTF-8 bytes: it runs on every link.
+/// no control/bidi characters, at most 2048 characters, no obfuscated (decimal, hex, octal,
+/// short-form) IP-literal host, and an IP-literal host only where the address policy allows it
+/// (`AddressPolicy`, the same ranges the fetcher and the store refuse: `[0:0:0:0:0:0:0:1]` is
+/// loopback however it is written). A space inside the path or query is kept in the form the
+/// canonical URL has (contract section 4: `/a b` -> `/a%20b`, the query written back as it is),
+/// other whitespace is refused. One pass over the UTF-8 bytes: it runs on every link.
 public enum LinkSafety {
     public static func check(_ raw: String) -> String? {
         var copy = raw
@@ -77,8 +79,9 @@ public enum LinkSafety {
     static func hostAllowed(_ authority: UnsafeBufferPointer<UInt8>) -> Bool {
         if authority.first == 0x5B {  // [IPv6]
             guard let close = authority.firstIndex(of: 0x5D) else { return false }
-            let literal = String(decoding: UnsafeBufferPointer(rebasing: authority[1..<close]), as: UTF8.self).lowercased()
-            return ipv6Allowed(literal)
+            let literal = String(decoding: UnsafeBufferPointer(rebasing: authority[0...close]), as: UTF8.self)
+            if literal.contains("%") { return false }   // a zone id ties the address to one of our interfaces
+            return literalAllowed(literal)
         }
         var hostEnd = authority.count
         if let colon = authority.lastIndex(of: 0x3A) {
@@ -100,32 +103,22 @@ public enum LinkSafety {
         let numeric = (!label.isEmpty && label.allSatisfy(isDigit))
             || (label.count > 2 && label.first == 0x30 && lower(label[labelStart + 1]) == 0x78
                 && label.dropFirst(2).allSatisfy(isHex))
-        return numeric ? ipv4Allowed(String(decoding: host, as: UTF8.self)) : true
+        guard numeric else { return true }
+        let quad = String(decoding: host, as: UTF8.self)
+        return isCanonicalDottedQuad(quad) && literalAllowed(quad)
     }
 
-    /// Only canonical dotted quads of public addresses pass.
-    static func ipv4Allowed(_ h: String) -> Bool {
+    /// Four decimal octets without leading zeros: any other numeric form is an obfuscated literal.
+    static func isCanonicalDottedQuad(_ h: String) -> Bool {
         let parts = h.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4 else { return false }
-        var o: [Int] = []
-        for p in parts {
-            guard !p.isEmpty, p.count <= 3, p.utf8.allSatisfy(isDigit), p == "0" || p.first != "0",
-                  let v = Int(p), v <= 255 else { return false }
-            o.append(v)
-        }
-        switch (o[0], o[1]) {
-        case (0, _), (10, _), (127, _), (169, 254), (192, 168): return false
-        case (172, 16...31), (100, 64...127), (192, 0), (198, 18...19): return false
-        case (224..., _): return false
-        default: return true
+        return parts.count == 4 && parts.allSatisfy { p in
+            !p.isEmpty && p.count <= 3 && p.utf8.allSatisfy(isDigit) && (p == "0" || p.first != "0") && Int(p)! <= 255
         }
     }
 
-    static func ipv6Allowed(_ h: String) -> Bool {
-        if h == "::" || h == "::1" || h.contains(".") || h.contains("%") { return false }  // v4-mapped/zone ids
-        if h.hasPrefix("fc") || h.hasPrefix("fd") || h.hasPrefix("fe8") || h.hasPrefix("fe9")
-            || h.hasPrefix("fea") || h.hasPrefix("feb") || h.hasPrefix("ff") || h.hasPrefix("::") { return false }
-        return h.allSatisfy { $0.isHexDigit || $0 == ":" }
+    /// The address policy's verdict on an IP-literal host (`192.0.2.1`, `[2001:db8::1]`).
+    static func literalAllowed(_ host: String) -> Bool {
+        AddressPolicy.literalAddress(inHost: host).map { AddressPolicy.verdict(for: $0).isAllowed } ?? false
     }
 }
 

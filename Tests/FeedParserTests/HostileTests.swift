@@ -103,6 +103,15 @@ struct HostileTests {
         #expect(LinkSafety.check("http://8.8.8.8/") == "http://8.8.8.8/")
         #expect(LinkSafety.check("https://1e100.net/") == "https://1e100.net/")
         #expect(LinkSafety.check("https://localhost/") == nil)
+        // The address policy's ranges, however the literal is written (the store refuses them too).
+        #expect(LinkSafety.check("http://[0:0:0:0:0:0:0:1]/") == nil)
+        #expect(LinkSafety.check("http://[::ffff:127.0.0.1]/") == nil)
+        #expect(LinkSafety.check("http://[::ffff:7f00:1]/") == nil)
+        #expect(LinkSafety.check("http://[fe80::1%25eth0]/") == nil)
+        #expect(LinkSafety.check("http://169.254.169.254/latest") == nil)
+        #expect(LinkSafety.check("http://100.64.0.1/") == nil)
+        #expect(LinkSafety.check("http://010.0.0.1/") == nil)
+        #expect(LinkSafety.check("http://[2606:4700::1111]/") == "http://[2606:4700::1111]/")
     }
 }
 
