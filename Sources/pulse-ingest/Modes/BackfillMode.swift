@@ -18,10 +18,7 @@ struct BackfillMode {
     let fetcherConfiguration: FetcherConfiguration
 
     func run() async -> Int32 {
-        guard let conninfo = context.environment.databaseURL else {
-            context.fail("DATABASE_URL is not set (a libpq URI or conninfo string)")
-            return ExitStatus.usage
-        }
+        guard let conninfo = context.requiredDatabaseURL() else { return ExitStatus.usage }
         let trap = SignalTrap()
         let fetcher = HTTPFetcher(configuration: fetcherConfiguration, logger: context.logger)
         defer { fetcher.shutdown() }

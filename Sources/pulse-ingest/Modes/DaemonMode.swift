@@ -24,10 +24,7 @@ struct DaemonMode {
     let metricsAddress: MetricsAddress?
 
     func run() async -> Int32 {
-        guard let conninfo = context.environment.databaseURL else {
-            context.fail("DATABASE_URL is not set (a libpq URI or conninfo string)")
-            return ExitStatus.usage
-        }
+        guard let conninfo = context.requiredDatabaseURL() else { return ExitStatus.usage }
         let logger = context.logger
         let workerID = "\(ProcessInfo.processInfo.hostName):\(getpid())"
         var settings = context.connectionSettings(conninfo)

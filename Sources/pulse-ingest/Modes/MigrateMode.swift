@@ -11,10 +11,7 @@ struct MigrateMode {
     let context: RunContext
 
     func run() async -> Int32 {
-        guard let conninfo = context.environment.databaseURL else {
-            context.fail("DATABASE_URL is not set (a libpq URI or conninfo string)")
-            return ExitStatus.usage
-        }
+        guard let conninfo = context.requiredDatabaseURL() else { return ExitStatus.usage }
         // Migrations run as the session user: SET ROLE service_role would drop the rights to
         // create roles and schema objects.
         var settings = ConnectionSettings(conninfo: conninfo, assumeServiceRole: false)

@@ -17,10 +17,7 @@ struct OnceMode {
     let fetcherConfiguration: FetcherConfiguration
 
     func run() async -> Int32 {
-        guard let conninfo = context.environment.databaseURL else {
-            context.fail("DATABASE_URL is not set (a libpq URI or conninfo string)")
-            return ExitStatus.usage
-        }
+        guard let conninfo = context.requiredDatabaseURL() else { return ExitStatus.usage }
         let trap = SignalTrap()
         let connection: PostgresConnection
         do {

@@ -10,10 +10,7 @@ struct PruneMode {
     let dryRun: Bool
 
     func run() async -> Int32 {
-        guard let conninfo = context.environment.databaseURL else {
-            context.fail("DATABASE_URL is not set (a libpq URI or conninfo string)")
-            return ExitStatus.usage
-        }
+        guard let conninfo = context.requiredDatabaseURL() else { return ExitStatus.usage }
         let windows = context.configuration.retention
         do {
             let connection = try await PostgresConnection.connect(settings: context.connectionSettings(conninfo),

@@ -60,7 +60,9 @@ struct RunContext {
     /// `DATABASE_URL`, or nil after saying it is not set (the mode then exits with `ExitStatus.usage`).
     func requiredDatabaseURL() -> String? {
         guard let conninfo = environment.databaseURL else {
-            fail("DATABASE_URL is not set (a libpq URI or conninfo string)")
+            // The newcomer's case: `make run` started a private cluster, whose URL `make db-url` prints.
+            fail("DATABASE_URL is not set (a libpq URI or conninfo string; for the private PostgreSQL of "
+                 + "`make run`: export DATABASE_URL=\"$(make -s db-url)\")")
             return nil
         }
         return conninfo

@@ -11,10 +11,7 @@ struct StatusMode {
     let json: Bool
 
     func run() async -> Int32 {
-        guard let conninfo = context.environment.databaseURL else {
-            context.fail("DATABASE_URL is not set (a libpq URI or conninfo string)")
-            return ExitStatus.usage
-        }
+        guard let conninfo = context.requiredDatabaseURL() else { return ExitStatus.usage }
         do {
             let connection = try await PostgresConnection.connect(settings: context.connectionSettings(conninfo),
                                                                   logger: context.logger)
