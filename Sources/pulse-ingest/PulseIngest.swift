@@ -110,10 +110,10 @@ struct PulseIngest: AsyncParsableCommand {
     var sourceSlugs: [String] = []
 
     @Option(name: .customLong("kind"), help: ArgumentHelp(
-        "With --backfill: image, content, language or all (default).", valueName: "kind"))
+        "With --backfill: image, content, language or all.", valueName: "kind"))
     var backfillKind: String = "all"
 
-    @Option(name: .customLong("limit"), help: "With --backfill: at most this many rows (default 1000).")
+    @Option(name: .customLong("limit"), help: "With --backfill: at most this many rows.")
     var limit: Int = 1000
 
     @Option(name: .customLong("base-url"), help: "With --dump-feed: resolve relative links against this URL.")

@@ -171,10 +171,10 @@ OPTIONS:
   --dry-run               With --prune or --import-sources: print what would
                           change, change nothing.
   --source <slug>         With --once: only this source (repeatable).
-  --kind <kind>           With --backfill: image, content, language or all
-                          (default). (default: all)
-  --limit <limit>         With --backfill: at most this many rows (default
-                          1000). (default: 1000)
+  --kind <kind>           With --backfill: image, content, language or all.
+                          (default: all)
+  --limit <limit>         With --backfill: at most this many rows. (default:
+                          1000)
   --base-url <base-url>   With --dump-feed: resolve relative links against this
                           URL.
   --content-type <content-type>
