@@ -44,6 +44,26 @@ struct ClaimIndexTests {
         }
     }
 
+    /// A source whose pass failed on the database is given back at once, due at its retry time;
+    /// only this worker's leases are touched.
+    @Test func failedSourcesAreGivenBackDueAtTheirRetry() async throws {
+        try await TestDatabase.with { database in
+            let (store, sources) = try await Seed.store(database, sources: [Seed.source("a"), Seed.source("b")])
+            let now = Date(timeIntervalSince1970: 1_790_000_000)
+            _ = try await store.claimDueSources(workerID: "w1", limit: 1, lease: .seconds(600), slugs: ["a"], at: now)
+            _ = try await store.claimDueSources(workerID: "w2", limit: 1, lease: .seconds(600), slugs: ["b"], at: now)
+            let retry = now.addingTimeInterval(60)
+            let returned = try await store.returnLeases(workerID: "w1", retries: [
+                sources["a"]!.id: retry, sources["b"]!.id: retry,
+            ])
+            #expect(returned == 1, "b is w2's")
+            #expect(try await store.claimDueSources(workerID: "w3", limit: 10, lease: .seconds(60), at: now.addingTimeInterval(59)).isEmpty)
+            #expect(try await store.claimDueSources(workerID: "w3", limit: 10, lease: .seconds(60), at: retry)
+                .map(\.slug) == ["a"], "a is due at its retry; b is still leased by w2")
+            await store.connection.close()
+        }
+    }
+
     /// Writes that do not go through the store (the backend's RPC, an operator's UPDATE) keep
     /// `due_at` current too: the trigger computes it.
     @Test func everyWriteKeepsDueAtCurrent() async throws {
