@@ -58,6 +58,9 @@ final class DNode {
     var score: Double?
     /// `_readabilityDataTable`.
     var isDataTable = false
+    /// The parsed document's node this element was built from (-1 for elements made later): the
+    /// same element in every grab attempt, each of which rebuilds the tree.
+    var sourceIndex: Int32 = -1
     /// The element is, or holds, a reply control of a reader thread (see `markReplyControls`).
     var holdsReplyControl = false
     /// Text measurement cache, valid while `cacheEpoch == meter.epoch` (any tree mutation
@@ -360,6 +363,7 @@ final class DOMArena {
                 case .element:
                     node = DNode(kind: .element, tag: source[index].tag, tagSlot: source[index].tagSlot,
                                  attributes: source[index].attributes, meter: meter)
+                    node.sourceIndex = Int32(truncatingIfNeeded: index)
                 case .text:
                     node = DNode(kind: .text, text: source[index].text, meter: meter)
                 case .comment, .document:

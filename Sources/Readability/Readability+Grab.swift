@@ -14,17 +14,20 @@ extension Extractor {
         while true {
             let elementsToScore = prepareNodes()
             guard !arena.meter.exhausted else { return nil }
-            let (content, _) = scoreAndSelect(elementsToScore, page: page)
+            let (content, pick) = scoreAndSelect(elementsToScore, page: page)
             guard !arena.meter.exhausted else { return nil }
             prepArticle(content)
             guard !arena.meter.exhausted else { return nil }
             let textLength = content.innerTextLength
-            if textLength >= options.charThreshold { return content }
+            if textLength >= options.charThreshold && !pick.astray { return content }
+            if !pick.astray, let named = pick.namedArticle, textLength > (namedArticle?.length ?? -1) {
+                namedArticle = (named, textLength)
+            }
 
             // Restore the page (Readability.js: page.innerHTML = pageCacheHtml) by rebuilding
             // it from the immutable document: cheaper than copying every page up front
             // when most pages never retry.
-            attempts.append((content, textLength))
+            attempts.append((content, textLength, pick.astray))
             guard let fresh = preparedBody() else { return nil }
             page = fresh
             if flags.contains(.stripUnlikelys) {
@@ -34,15 +37,68 @@ extension Extractor {
             } else if flags.contains(.cleanConditionally) {
                 flags.remove(.cleanConditionally)
             } else {
-                // Stable sort: the earliest of equally long attempts wins, as in Array.sort.
-                let best = attempts.enumerated().max { lhs, rhs in
-                    lhs.element.textLength != rhs.element.textLength
-                        ? lhs.element.textLength < rhs.element.textLength : lhs.offset > rhs.offset
-                }
-                guard let best, best.element.textLength > 0 else { return nil }
-                return best.element.content
+                return bestAttempt()
             }
         }
+    }
+
+    /// What the retries end with. Readability.js takes the longest attempt (the earliest of
+    /// equally long ones: its sort is stable). An astray attempt (`isAstrayRetry`) counts only
+    /// when no other attempt has a paragraph's worth of text; then, as before, the first of them
+    /// long enough to have ended the retries wins.
+    func bestAttempt() -> DNode? {
+        let kept = attempts.enumerated().filter { !$0.element.astray && $0.element.textLength >= Self.paragraphLength }
+        if kept.isEmpty, let first = attempts.first(where: { $0.textLength >= options.charThreshold }) {
+            return first.content
+        }
+        let best = (kept.isEmpty ? Array(attempts.enumerated()) : kept).max { lhs, rhs in
+            lhs.element.textLength != rhs.element.textLength
+                ? lhs.element.textLength < rhs.element.textLength : lhs.offset > rhs.offset
+        }
+        guard let best, best.element.textLength > 0 else { return nil }
+        return best.element.content
+    }
+
+    /// A paragraph's worth of text: Readability.js joins a sibling paragraph this long.
+    static let paragraphLength = 80
+
+    /// Whether a retry's pick lies where the strict attempts did not look. The retries exist for
+    /// pages whose article the unlikely-candidate and class-weight rules hid; on a page with a
+    /// short article they found the longest text around it instead (a comment thread, a sidebar
+    /// "About me", a footer), which outscored the article once those rules were off. Astray:
+    /// - without the unlikely-candidate rule, a pick that is or sits in a block that rule removes;
+    /// - without class weights, a pick whose own class or id weighs against it, or one outside
+    ///   the block an attempt with class weights picked when that block's own class or id named
+    ///   it the article ("entry-content", "post-body") and it held a paragraph's worth of text.
+    func isAstrayRetry(_ topCandidate: DNode) -> Bool {
+        if !flags.contains(.stripUnlikelys) {
+            var node: DNode? = topCandidate
+            while let current = node, current.isElement, current.tag != "body" {
+                if isUnlikelyCandidate(current) { return true }
+                node = current.parent
+            }
+        }
+        guard !flags.contains(.weightClasses) else { return false }
+        if ownClassWeight(topCandidate) < 0 { return true }
+        guard let named = namedArticle, named.length >= Self.paragraphLength else { return false }
+        var node: DNode? = topCandidate
+        while let current = node, current.isElement {
+            if current.sourceIndex == named.element { return false }
+            node = current.parent
+        }
+        return true
+    }
+
+    /// The unlikely-candidate test of `_grabArticle`'s first pass: class and id, then the role.
+    func isUnlikelyCandidate(_ node: DNode) -> Bool {
+        let matchBytes = node.matchBytes
+        if Regexps.unlikelyCandidates.matches(matchBytes) && !Regexps.okMaybeItsACandidate.matches(matchBytes)
+            && !hasAncestorTag(node, "table") && !hasAncestorTag(node, "code")
+            && node.tag != "body" && node.tag != "a" {
+            return true
+        }
+        if let role = node.attribute("role"), Self.unlikelyRoles.contains(role) { return true }
+        return false
     }
 
     /// The first loop of `_grabArticle`: drops hidden, unlikely and empty nodes, turns
@@ -74,17 +130,9 @@ extension Extractor {
                 node = removeAndGetNext(current)
                 continue
             }
-            if stripUnlikelyCandidates {
-                if Regexps.unlikelyCandidates.matches(matchBytes) && !Regexps.okMaybeItsACandidate.matches(matchBytes)
-                    && !hasAncestorTag(current, "table") && !hasAncestorTag(current, "code")
-                    && current.tag != "body" && current.tag != "a" {
-                    node = removeAndGetNext(current)
-                    continue
-                }
-                if let role = current.attribute("role"), Self.unlikelyRoles.contains(role) {
-                    node = removeAndGetNext(current)
-                    continue
-                }
+            if stripUnlikelyCandidates && isUnlikelyCandidate(current) {
+                node = removeAndGetNext(current)
+                continue
             }
             if Self.emptyRemovable.contains(current) && isElementWithoutContent(current) {
                 node = removeAndGetNext(current)
