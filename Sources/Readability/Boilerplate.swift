@@ -24,7 +24,7 @@ extension Extractor {
     static let furnitureRoles: Set<String> = ["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menu", "menubar"]
 
     func removeBoilerplateBeforeGrab(_ body: DNode) {
-        let totalParagraphText = max(paragraphTextLength(body), 1)
+        let page = PageText(of: body, extractor: self)
         markReplyControls(in: body)
         var node = body.firstElementChild
         while let current = node {
@@ -35,11 +35,33 @@ extension Extractor {
                 // The rail's own title ("Related", "More stories") goes with it.
                 removeShortHeading(before: current)
                 node = removeAndGetNext(current)
-            } else if isFurniture(current, totalParagraphText: totalParagraphText) {
+            } else if isFurniture(current, page: page) {
                 node = removeAndGetNext(current)
             } else {
                 node = nextElementInOrder(current)
             }
+        }
+    }
+
+    /// How much of the page's text a block holds, for the guards that never drop most of it.
+    /// Counted in paragraphs (`<p>` text), as navigation and widgets hold little of it; on a page
+    /// with under a short article's worth of paragraph text (a table layout, text in `<div>`s
+    /// and `<td>`s, often inside an ASP.NET page's one `<form>`) in all the text instead: there
+    /// every block held 0 of the page's 0 paragraph characters, and the form wrapping the whole
+    /// page went as furniture, leaving nothing.
+    struct PageText {
+        let countsParagraphs: Bool
+        let total: Int
+
+        init(of body: DNode, extractor: Extractor) {
+            let paragraphs = extractor.paragraphTextLength(body)
+            countsParagraphs = paragraphs >= extractor.options.charThreshold
+            total = max(countsParagraphs ? paragraphs : body.innerTextLength, 1)
+        }
+
+        /// Whether `node` holds less than `1 / divisor` of the page's text.
+        func holdsLittle(_ node: DNode, extractor: Extractor, divisor: Int) -> Bool {
+            (countsParagraphs ? extractor.paragraphTextLength(node) : node.innerTextLength) * divisor < total
         }
     }
 
@@ -52,15 +74,15 @@ extension Extractor {
         }
     }
 
-    private func isFurniture(_ node: DNode, totalParagraphText: Int) -> Bool {
-        if Self.alwaysRemovedTags.contains(node) { return paragraphTextLength(node) * 3 < totalParagraphText }
+    private func isFurniture(_ node: DNode, page: PageText) -> Bool {
+        if Self.alwaysRemovedTags.contains(node) { return page.holdsLittle(node, extractor: self, divisor: 3) }
         if let role = node.attribute("role"), Self.furnitureRoles.contains(role) {
-            return paragraphTextLength(node) * 3 < totalParagraphText
+            return page.holdsLittle(node, extractor: self, divisor: 3)
         }
         let matchBytes = node.matchBytes
         guard Self.boilerplateWords.matches(matchBytes), !Self.articleBodyWords.matches(matchBytes) else { return false }
-        // Never drop a container holding a large share of the page's paragraph text.
-        return paragraphTextLength(node) * 4 < totalParagraphText
+        // Never drop a container holding a large share of the page's text.
+        return page.holdsLittle(node, extractor: self, divisor: 4)
     }
 
     /// Teasers for other pages of this site, one per item: "More stories", "Most read" and
@@ -136,7 +158,7 @@ extension Extractor {
         return false
     }
 
-    private func paragraphTextLength(_ node: DNode) -> Int {
+    func paragraphTextLength(_ node: DNode) -> Int {
         if node.tag == "p" { return node.innerTextLength }
         return node.elements("p").reduce(0) { $0 + $1.innerTextLength }
     }
