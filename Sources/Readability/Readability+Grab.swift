@@ -19,7 +19,9 @@ extension Extractor {
             prepArticle(content)
             guard !arena.meter.exhausted else { return nil }
             let textLength = content.innerTextLength
-            if textLength >= options.charThreshold && !pick.astray { return content }
+            if textLength >= options.charThreshold && !pick.astray && !attempts.contains(where: Self.hasStrayed) {
+                return content
+            }
             if !pick.astray, let named = pick.namedArticle, textLength > (namedArticle?.length ?? -1) {
                 namedArticle = (named, textLength)
             }
@@ -28,6 +30,8 @@ extension Extractor {
             // it from the immutable document: cheaper than copying every page up front
             // when most pages never retry.
             attempts.append((content, textLength, pick.astray))
+            // Long enough, but astray or after an astray attempt: a stricter attempt may still win.
+            if textLength >= options.charThreshold { return bestAttempt() }
             guard let fresh = preparedBody() else { return nil }
             page = fresh
             if flags.contains(.stripUnlikelys) {
@@ -43,20 +47,28 @@ extension Extractor {
     }
 
     /// What the retries end with. Readability.js takes the longest attempt (the earliest of
-    /// equally long ones: its sort is stable). An astray attempt (`isAstrayRetry`) counts only
-    /// when no other attempt has a paragraph's worth of text; then, as before, the first of them
-    /// long enough to have ended the retries wins.
+    /// equally long ones: its sort is stable). Here the first astray attempt (`isAstrayRetry`)
+    /// with a paragraph's worth of text ends the choice: the longest attempt before it wins when
+    /// one had a paragraph's worth too, else the astray one does. Later, laxer attempts only
+    /// strayed further.
     func bestAttempt() -> DNode? {
-        let kept = attempts.enumerated().filter { !$0.element.astray && $0.element.textLength >= Self.paragraphLength }
-        if kept.isEmpty, let first = attempts.first(where: { $0.textLength >= options.charThreshold }) {
-            return first.content
+        var pool = attempts[...]
+        if let astray = attempts.firstIndex(where: Self.hasStrayed) {
+            guard attempts[..<astray].contains(where: { $0.textLength >= Self.paragraphLength }) else {
+                return attempts[astray].content
+            }
+            pool = attempts[..<astray]
         }
-        let best = (kept.isEmpty ? Array(attempts.enumerated()) : kept).max { lhs, rhs in
+        let best = pool.enumerated().max { lhs, rhs in
             lhs.element.textLength != rhs.element.textLength
                 ? lhs.element.textLength < rhs.element.textLength : lhs.offset > rhs.offset
         }
         guard let best, best.element.textLength > 0 else { return nil }
         return best.element.content
+    }
+
+    static func hasStrayed(_ attempt: (content: DNode, textLength: Int, astray: Bool)) -> Bool {
+        attempt.astray && attempt.textLength >= paragraphLength
     }
 
     /// A paragraph's worth of text: Readability.js joins a sibling paragraph this long.

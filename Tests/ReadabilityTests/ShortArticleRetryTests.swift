@@ -54,6 +54,24 @@ struct ShortArticleRetryTests {
         #expect(!text.contains("Box note"))
     }
 
+    /// A post inside a block the unlikely-candidate rule removes (a "header" left unclosed around
+    /// the page): the first retry finds it, astray; the laxer retries after it took the whole page
+    /// with its widgets, and no longer win.
+    @Test func anAstrayRetryWinsOverTheLaxerRetriesAfterIt() throws {
+        let widgets = [
+            "The seed library opens on Saturdays from ten, and members may take six packets a month.",
+            "Plot holders may borrow the long-handled tools, the wheelbarrow and the big sieve.",
+            "Our volunteers have grown on this hill for decades, and will answer questions about anything.",
+            "The water troughs are filled on Mondays and Thursdays, weather permitting, all summer.",
+        ].map { "<p>\($0)</p>" }
+        let body = "<div id=\"wrap\"><div id=\"header\"><div><a href=\"/\">Home</a> <a href=\"/about\">About</a></div>"
+            + "<div id=\"main\">\(Self.post)</div></div><div class=\"widget\">\(widgets[0])\(widgets[1])</div>"
+            + "<div class=\"widget\">\(widgets[2])\(widgets[3])</div></div>"
+        let text = try Self.text(body)
+        #expect(text.contains("beans finally came up") && text.contains("copper tape"))
+        #expect(!text.contains("seed library") && !text.contains("water troughs"))
+    }
+
     /// The retries still serve what they are for: an article hidden by the unlikely-candidate rule
     /// (a "banner" class) is found when the strict attempt finds nothing of a paragraph's length.
     @Test func anArticleOnlyTheRetriesFindIsStillFound() throws {
