@@ -179,6 +179,7 @@ extension Extractor {
 
     func removeBoilerplateAfterGrab(_ content: DNode) {
         removeOtherStories(content)
+        removeThreadsAfterTitles(content)
         for block in content.elements(Self.trailingBlockTags).reversed()
         where block.parent != nil {
             let length = block.innerTextLength

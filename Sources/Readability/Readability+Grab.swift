@@ -54,7 +54,7 @@ extension Extractor {
     func bestAttempt() -> DNode? {
         var pool = attempts[...]
         if let astray = attempts.firstIndex(where: Self.hasStrayed) {
-            guard attempts[..<astray].contains(where: { $0.textLength >= Self.paragraphLength }) else {
+            guard attempts[..<astray].contains(where: Self.hasText) else {
                 return attempts[astray].content
             }
             pool = attempts[..<astray]
@@ -67,8 +67,12 @@ extension Extractor {
         return best.element.content
     }
 
-    static func hasStrayed(_ attempt: (content: DNode, textLength: Int, astray: Bool)) -> Bool {
+    static func hasStrayed(_ attempt: Attempt) -> Bool {
         attempt.astray && attempt.textLength >= paragraphLength
+    }
+
+    static func hasText(_ attempt: Attempt) -> Bool {
+        attempt.textLength >= paragraphLength
     }
 
     /// A paragraph's worth of text: Readability.js joins a sibling paragraph this long.

@@ -75,7 +75,8 @@ final class Extractor {
     var articleTitle = ""
     var articleByline: String?
     var metadata = PageMetadata()
-    var attempts: [(content: DNode, textLength: Int, astray: Bool)] = []
+    typealias Attempt = (content: DNode, textLength: Int, astray: Bool)
+    var attempts: [Attempt] = []
     /// The longest pick of the attempts with class weights whose own class or id named it the
     /// article: its element (`sourceIndex`) and the text it gave (see `isAstrayRetry`).
     var namedArticle: (element: Int32, length: Int)?

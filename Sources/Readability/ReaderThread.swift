@@ -149,4 +149,54 @@ extension Extractor {
         removeShortHeading(before: container)
         return removeAndGetNext(container)
     }
+
+    /// The title of a reader thread or of its form, the whole text of a heading: "Comments",
+    /// "12 Comments:", "Comments (3)", "92 Responses to ...", "Reader comments", "Leave a Reply",
+    /// "Post a Comment", and the same in the sources' other languages. What follows such a heading
+    /// in its container is the thread or its form: blog engines (Movable Type, TypePad, Blogger,
+    /// WordPress themes) render comments as plain blocks signed "Posted by: ... at ...", with no
+    /// reply control and no class name Readability's rules know.
+    static func isThreadTitle(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        guard lowered.utf8.count <= railTitleMaximumLength else { return false }
+        // Words of letters only: "(3)", ":" and "»" fall away; a count before them is noted.
+        var hasCount = lowered.prefix { !$0.isLetter }.contains(where: \.isNumber)
+        var words = lowered.split { !$0.isLetter }[...]
+        guard var name = words.popFirst().map(String.init) else { return false }
+        if ["no", "one", "reader", "readers", "user"].contains(name), let second = words.popFirst() {
+            hasCount = hasCount || name == "no" || name == "one"
+            name = String(second)
+        }
+        if threadTitleWords.contains(name) {
+            // "Comments", "No comments yet", or "92 Responses to <the post's title>".
+            guard let next = words.first else { return true }
+            return next == "yet" || (hasCount && ["to", "on", "for"].contains(String(next)))
+        }
+        return threadFormTitles.matchStart(of: lowered.split { !$0.isLetter }.joined(separator: " "))
+    }
+
+    static let threadTitleWords: Set<String> = [
+        "comment", "comments", "response", "responses", "replies", "trackback", "trackbacks", "pingbacks",
+        "comentario", "comentarios", "comentários", "commentaires", "kommentare", "commenti", "reacties",
+    ]
+    static let threadFormTitles = LiteralPrefixes([
+        "leave a reply", "leave a comment", "leave a response", "post a comment", "post a new comment",
+        "post new comment", "add a comment", "add your comment", "deja un comentario", "dejar un comentario",
+        "deixe um comentário", "deixe seu comentário", "deixe o seu comentário", "laisser un commentaire",
+        "lascia un commento", "schreibe einen kommentar",
+    ])
+
+    /// Thread titles in the extracted article, each with what follows it in its container (the
+    /// thread, its form). Run after the grab, so the comments still count where they did in
+    /// choosing the article's block. A title that is a link ("3 Comments" jumping to the
+    /// thread, beside a post's date) is not the thread's own heading.
+    func removeThreadsAfterTitles(_ content: DNode) {
+        for heading in content.elements(Self.headingTags).reversed() where heading.parent != nil {
+            let length = heading.innerTextLength
+            guard length <= Self.railTitleMaximumLength, Self.isThreadTitle(heading.innerText),
+                  heading.elements("a").reduce(0, { $0 + $1.innerTextLength }) * 2 < length else { continue }
+            while let following = heading.next { following.remove() }
+            heading.remove()
+        }
+    }
 }
