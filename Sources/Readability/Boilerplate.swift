@@ -298,7 +298,9 @@ extension Extractor {
         while let current = node, inspected < 12 {
             inspected += 1
             let length = current.innerTextLength
-            if length > 0, length <= titleLength + 20,
+            // A bold name inside a sentence ("In an interview with <b>Martha Stewart</b>, ...")
+            // is a word of the text, however like the title it reads.
+            if length > 0, length <= titleLength + 20, !isInsideSentence(current),
                TextSimilarity.similarity(articleTitle, current.innerText) > 0.75,
                TextSimilarity.similarity(current.innerText, articleTitle) > 0.75 {
                 current.remove()

@@ -96,10 +96,10 @@ extension Extractor {
         return !Self.sameSite(Self.comparableHost(authority), siteHost)
     }
 
-    /// "Please <a>reply</a> by post": a link in running text is a word of the sentence. A control
-    /// stands between elements, or beside separators ("Reply · Report"). Looks through up to
-    /// three wrappers that are their parent's only child.
-    private func isInsideSentence(_ node: DNode) -> Bool {
+    /// "Please <a>reply</a> by post": an element in running text is a word of the sentence. A
+    /// control (or a block of its own) stands between elements, or beside separators ("Reply ·
+    /// Report"). Looks through up to three wrappers that are their parent's only child.
+    func isInsideSentence(_ node: DNode) -> Bool {
         var current = node
         for _ in 0..<3 {
             if current.prev != nil || current.next != nil {

@@ -22,6 +22,15 @@ struct PrecisionRuleTests {
         #expect(text.hasPrefix("By the end of the year"))
     }
 
+    /// The headline repeated in bold above the text goes; a bold name inside the first sentence
+    /// that reads like the headline is a word of that sentence.
+    @Test func aTitleRepeatGoesABoldNameInASentenceStays() throws {
+        let repeated = try Self.text("<p><b>Council approves the harbour plan</b></p>\(Self.article)")
+        #expect(!repeated.contains("approves the harbour plan"))
+        let inline = try Self.text("<p>In a vote on Tuesday, the <strong>Council approves the harbour plan</strong> motion passed by nine votes to two, after a long debate.</p>\(Self.article)")
+        #expect(inline.hasPrefix("In a vote on Tuesday, the Council approves the harbour plan motion passed"))
+    }
+
     @Test func galleryChromeCaptionsAndPullQuotesGo() throws {
         let quote = "We had ten minutes to get the children in the car"
         let text = try Self.text("""
