@@ -112,6 +112,8 @@ struct ArticleSerializer {
                     continue
                 }
                 if node.tag == "img" {
+                    // An image separates the words on either side ("Cocktail<img>Friendsgiving").
+                    current += " "
                     guard options.includeHTML, let src = imageSource(node) else { continue }
                     ensureInlineContext()
                     var tag = "<img src=\"\(Self.escapeString(src))\""
