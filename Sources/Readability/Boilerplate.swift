@@ -31,10 +31,15 @@ extension Extractor {
             let comments = threadComments(current)
             if !comments.isEmpty {
                 node = removeThread(current, comments: comments)
-            } else if isTeaserList(current) {
-                // The rail's own title ("Related", "More stories") goes with it.
-                removeShortHeading(before: current)
-                node = removeAndGetNext(current)
+            } else if let rail = teaserRail(current) {
+                if rail.isWhole {
+                    // The rail's own title ("Related", "More stories") goes with it.
+                    removeShortHeading(before: current)
+                    node = removeAndGetNext(current)
+                } else {
+                    for teaser in rail.teasers { teaser.remove() }
+                    node = nextElementInOrder(current)
+                }
             } else if isFurniture(current, page: page) {
                 node = removeAndGetNext(current)
             } else {
@@ -89,21 +94,36 @@ extension Extractor {
     /// section rails, whatever their class names. Checked before the share guards of
     /// `isFurniture`: a rail of twenty teasers can hold more paragraph text than a short article,
     /// and then outscored it or was joined to it as a sibling. An item is a teaser when it is
-    /// short and holds a headline link to this site (`isTeaser`). Links to other sites (a
+    /// short and holds a headline link to this site (`teaserKind`). Links to other sites (a
     /// reading list of sources) and image-only links (a gallery's thumbnails) never make a
     /// teaser. Measured on the weighted fixture pages (page-weight.py): without this rule a
     /// 20-teaser rail was extracted instead of, or beside, six of the sixteen articles.
     func isTeaserList(_ node: DNode) -> Bool {
-        guard Self.teaserListTags.contains(node), node.elementChildCount >= Self.teaserListMinimumItems else { return false }
+        teaserRail(node).map { $0.isWhole } ?? false
+    }
+
+    /// The teasers among a container's element children when they make it a rail: at least four,
+    /// and at least 80% of the items with text (`isWhole`: the rail goes whole, with its title).
+    /// A container at least half of whose items are teasers (a sidebar holding two rails, an ad
+    /// and a poll) loses the teasers only. Items without text (dividers, spacers, empty ad
+    /// slots) are not counted.
+    func teaserRail(_ node: DNode) -> (teasers: [DNode], isWhole: Bool)? {
+        guard Self.teaserListTags.contains(node), node.elementChildCount >= Self.teaserListMinimumItems else { return nil }
         var items = 0
-        var teasers = 0
+        var teasers: [DNode] = []
         var child = node.firstElementChild
         while let item = child {
-            items += 1
-            if isTeaser(item) { teasers += 1 }
+            switch teaserKind(item) {
+            case .teaser: teasers.append(item); items += 1
+            case .other: items += 1
+            case .blank: break
+            }
             child = item.nextElementSibling
         }
-        return teasers >= Self.teaserListMinimumItems && teasers * 5 >= items * 4
+        guard teasers.count >= Self.teaserListMinimumItems else { return nil }
+        if teasers.count * 5 >= items * 4 { return (teasers, true) }
+        if teasers.count * 2 >= items { return (teasers, false) }
+        return nil
     }
 
     static let teaserListTags = TagSet(["ul", "ol", "div", "section"])
@@ -114,37 +134,64 @@ extension Extractor {
     static let teaserMaximumLength = 300
     static let teaserHeadlineMinimumLength = 20
 
+    enum TeaserKind { case teaser, other, blank }
+
     /// A short item whose link into the site is its headline: the link holds a heading or sits in
-    /// one, or it is most of the item's text ("1 Headline of another story"). A link inside a
-    /// sentence ("2019: the council <a>approved the first phase</a> of the works") is not a
-    /// headline: timelines and "what we know" lists linking earlier coverage are the article's.
-    private func isTeaser(_ item: DNode) -> Bool {
+    /// one, it is most of the item's text ("1 Headline of another story"), or it stands on a line
+    /// of its own above a summary and a date; or whose link into the site says "Read more" after
+    /// the summary. A link inside a sentence ("2019: the council <a>approved the first phase</a>
+    /// of the works") is not a headline: timelines and "what we know" lists linking earlier
+    /// coverage are the article's. `.blank`: an item with no text and no link.
+
+    private func teaserKind(_ item: DNode) -> TeaserKind {
         // A card is a few dozen nodes. Stopping there bounds the rule at that many visits per
         // element of the page (each element is one container's child), whatever the nesting.
-        // One walk counts the nodes and keeps the links into the site; they are judged after it,
-        // when the item's length is known to matter.
+        // One walk counts the nodes, keeps the links into the site and notes any text; the links
+        // are judged after it, when the item's length is known to matter.
         var nodes = 0
         var links: [DNode] = []
+        var hasText = false
         item.forEachDescendant { node in
             nodes += 1
             if node.tag == "a", node.isElement, node.hasAttribute("href"), isSiteLink(node.attribute("href")) {
                 links.append(node)
+            } else if !hasText, node.kind == .text, !node.hasNoText {
+                hasText = true
             }
             return nodes <= Self.teaserMaximumNodes
         }
         teaserNodesVisited += nodes
-        guard nodes <= Self.teaserMaximumNodes, !links.isEmpty else { return false }
+        guard nodes <= Self.teaserMaximumNodes else { return .other }
+        // A divider, spacer or empty ad slot between the cards.
+        guard hasText || !links.isEmpty else { return .blank }
+        guard !links.isEmpty else { return .other }
         let itemLength = item.innerTextLength
-        guard itemLength < Self.teaserMaximumLength else { return false }
-        return links.contains { link in
+        guard itemLength < Self.teaserMaximumLength else { return .other }
+        let isTeaser = links.contains { link in
             let linkLength = link.innerTextLength
-            return link.hasDescendant(where: { Self.headingTags.contains($0) }) || isInsideHeading(link, within: item)
-                || (linkLength >= Self.teaserHeadlineMinimumLength
-                    && Double(linkLength) >= Double(itemLength) * Self.headlineLinkShare)
+            if link.hasDescendant(where: { Self.headingTags.contains($0) }) || isInsideHeading(link, within: item) { return true }
+            if Self.isMoreLink(link.innerText) { return true }
+            guard linkLength >= Self.teaserHeadlineMinimumLength else { return false }
+            return Double(linkLength) >= Double(itemLength) * Self.headlineLinkShare
+                || !isInsideSentence(link)
         }
+        return isTeaser ? .teaser : .other
     }
 
     static let teaserMaximumNodes = 100
+
+    /// "Read more...", "Continue reading »", "Leer más": a teaser's link to the story it sums up.
+    static func isMoreLink(_ text: String) -> Bool {
+        let words = text.lowercased().split { !$0.isLetter }.joined(separator: " ")
+        return moreLinkTexts.contains(words)
+    }
+
+    static let moreLinkTexts: Set<String> = [
+        "read more", "more", "continue reading", "read the rest", "full story", "read full story", "read the full story",
+        "read full article", "read the full article", "leer más", "leer mas", "seguir leyendo", "ver más", "ler mais",
+        "continue lendo", "leia mais", "saiba mais", "weiterlesen", "mehr", "lire la suite", "en savoir plus",
+        "leggi tutto", "continua a leggere", "lees meer", "verder lezen",
+    ]
 
     /// A plain link is the item's headline when its text is at least this share of the item's.
     static let headlineLinkShare = 0.6
