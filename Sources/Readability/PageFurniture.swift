@@ -250,8 +250,23 @@ extension Extractor {
             return text.utf8.count >= Self.pullQuoteMinimumLength && text.split(separator: " ").count >= 5 ? (candidate, text) : nil
         }
         guard !candidates.isEmpty else { return }
-        let paragraphs = content.elements("p").map { Self.comparable($0.innerText) }
-        let repeated = Self.repeatedInLongerParagraphs(candidates.map(\.1), paragraphs).repeated
+        let paragraphNodes = content.elements("p")
+        let paragraphs = paragraphNodes.map { Self.comparable($0.innerText) }
+        // A quote set inside a paragraph (a `<blockquote>` in a `<span>` joined to the text around
+        // it) is found in that paragraph's text as itself, not as a repeat.
+        var paragraphIndex: [ObjectIdentifier: Int] = [:]
+        for (index, node) in paragraphNodes.enumerated() { paragraphIndex[ObjectIdentifier(node)] = index }
+        let holders = candidates.map { candidate in
+            var held: Set<Int> = []
+            var ancestor = candidate.0.parent
+            while let current = ancestor, current !== content {
+                if let index = paragraphIndex[ObjectIdentifier(current)] { held.insert(index) }
+                ancestor = current.parent
+            }
+            return held
+        }
+        let repeated = Self.repeatedInLongerParagraphs(candidates.map(\.1), paragraphs,
+                                                       skipping: { holders[$0].contains($1) }).repeated
         for (index, (candidate, _)) in candidates.enumerated() where repeated.contains(index) && candidate.parent != nil {
             candidate.remove()
         }
@@ -264,11 +279,14 @@ extension Extractor {
 
     /// The indexes of `candidates` found inside a longer paragraph, and the paragraph bytes searched.
     static func repeatedInLongerParagraphs(_ candidates: [String], _ paragraphs: [String],
-                                           budget: Int = pullQuoteSearchBudget) -> (repeated: Set<Int>, searched: Int) {
+                                           budget: Int = pullQuoteSearchBudget,
+                                           skipping: (_ candidate: Int, _ paragraph: Int) -> Bool = { _, _ in false })
+        -> (repeated: Set<Int>, searched: Int) {
         var repeated: Set<Int> = []
         var searched = 0
         for (index, text) in candidates.enumerated() {
-            for paragraph in paragraphs where paragraph.utf8.count > text.utf8.count {
+            for (number, paragraph) in paragraphs.enumerated()
+            where paragraph.utf8.count > text.utf8.count && !skipping(index, number) {
                 searched += paragraph.utf8.count
                 if searched > budget { return (repeated, searched - paragraph.utf8.count) }
                 if TextScan.contains(paragraph, text) {

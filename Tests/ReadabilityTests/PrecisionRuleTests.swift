@@ -31,6 +31,17 @@ struct PrecisionRuleTests {
         #expect(inline.hasPrefix("In a vote on Tuesday, the Council approves the harbour plan motion passed"))
     }
 
+    /// A quote the markup sets inside a paragraph (`<span><blockquote>` between `<br>` lines joins
+    /// the paragraph around it) is that paragraph's text, not a pull quote repeating it.
+    @Test func aQuoteInsideItsParagraphIsNoPullQuote() throws {
+        let quote = "We had already been looking at rings, so I wanted the time and the place to be a surprise"
+        let text = try Self.text("""
+            \(Self.article)<div>The winner had this to say about the engagement:<br>\
+            <span><blockquote>\(quote).</blockquote></span><br>The wedding is planned for September.</div>
+            """)
+        #expect(text.contains(quote))
+    }
+
     @Test func galleryChromeCaptionsAndPullQuotesGo() throws {
         let quote = "We had ten minutes to get the children in the car"
         let text = try Self.text("""
