@@ -201,6 +201,17 @@ final class DNode {
         parent.insertBefore(replacement, anchor)
     }
 
+    /// Whether `node` lies inside this element, looking no higher than `root`.
+    func isAncestor(of node: DNode, within root: DNode) -> Bool {
+        var current = node.parent
+        while let ancestor = current {
+            if ancestor === self { return true }
+            if ancestor === root { return false }
+            current = ancestor.parent
+        }
+        return false
+    }
+
     // MARK: Traversal
 
     /// Next node in document order inside `root` (all kinds), without recursion.

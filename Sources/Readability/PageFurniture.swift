@@ -75,7 +75,10 @@ extension Extractor {
             let key = TextKey.keyFingerprint(lowered)
             // The same short line twice (a caption repeated on every slide): keep the first only.
             // Longer blocks are left alone: a repeated paragraph is the page's choice, not chrome.
-            if key.length >= 12, text.utf8.count < Self.repeatedLineLimit, let first = seen[key.hash], first != index {
+            // A line inside a block holding only it (`<p><b><font>Heading</font></b></p>`) is that
+            // block's line, not a second one.
+            if key.length >= 12, text.utf8.count < Self.repeatedLineLimit, let first = seen[key.hash], first != index,
+               !blocks[first].isAncestor(of: block, within: content) {
                 block.remove()
                 continue
             }

@@ -42,6 +42,16 @@ struct PrecisionRuleTests {
         #expect(text.contains(quote))
     }
 
+    /// Old markup wraps a subheading's words in `<p><b><font>`: the line and its wrappers are one
+    /// line, not a repeat (the repeat rule took the words out of the heading).
+    @Test func aSubheadingInsideItsWrappersIsNoRepeat() throws {
+        let text = try Self.text("""
+            <p><b><font size="2">What happens to the old quay?</font></b></p>\(fillerParagraphs(2))
+            <p><b><font size="2">When will the works begin?</font></b></p>\(fillerParagraphs(2))
+            """)
+        #expect(text.contains("What happens to the old quay?") && text.contains("When will the works begin?"))
+    }
+
     @Test func galleryChromeCaptionsAndPullQuotesGo() throws {
         let quote = "We had ten minutes to get the children in the car"
         let text = try Self.text("""
