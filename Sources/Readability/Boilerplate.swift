@@ -28,6 +28,7 @@ extension Extractor {
         markReplyControls(in: body)
         var node = body.firstElementChild
         while let current = node {
+            if Self.headingTags.contains(current) { markThreadAfterTitle(current) }
             let comments = threadComments(current)
             if !comments.isEmpty {
                 node = removeThread(current, comments: comments)
@@ -226,7 +227,7 @@ extension Extractor {
 
     func removeBoilerplateAfterGrab(_ content: DNode) {
         removeOtherStories(content)
-        removeThreadsAfterTitles(content)
+        removeMarkedThreads(content)
         for block in content.elements(Self.trailingBlockTags).reversed()
         where block.parent != nil {
             let length = block.innerTextLength

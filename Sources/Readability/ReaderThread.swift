@@ -186,17 +186,42 @@ extension Extractor {
         "lascia un commento", "schreibe einen kommentar",
     ])
 
-    /// Thread titles in the extracted article, each with what follows it in its container (the
-    /// thread, its form). Run after the grab, so the comments still count where they did in
-    /// choosing the article's block. A title that is a link ("3 Comments" jumping to the
-    /// thread, beside a post's date) is not the thread's own heading.
-    func removeThreadsAfterTitles(_ content: DNode) {
-        for heading in content.elements(Self.headingTags).reversed() where heading.parent != nil {
-            let length = heading.innerTextLength
-            guard length <= Self.railTitleMaximumLength, Self.isThreadTitle(heading.innerText),
-                  heading.elements("a").reduce(0, { $0 + $1.innerTextLength }) * 2 < length else { continue }
-            while let following = heading.next { following.remove() }
-            heading.remove()
+    /// Marks each thread title of the page (`isThreadTitle`; not a link to the thread, as "3
+    /// Comments" beside a post's date is) and what follows it in its container: the thread, its
+    /// form. Marked before the grab, while the title is there (a heading whose id says
+    /// "comments" leaves with the unlikely candidates); removed after it
+    /// (`removeMarkedThreads`), so the comments still count where they did in choosing the
+    /// article's block: taking them out first changed that block on pages where they were half
+    /// of its text.
+    func markThreadAfterTitle(_ heading: DNode) {
+        // Marked whole, as Readability's preparation replaces some wrappers by their only child;
+        // a title inside a thread already marked is not marked again, so each node is marked once.
+        guard !heading.followsThreadTitle else { return }
+        let length = heading.innerTextLength
+        guard length <= Self.railTitleMaximumLength, Self.isThreadTitle(heading.innerText),
+              heading.elements("a").reduce(0, { $0 + $1.innerTextLength }) * 2 < length else { return }
+        var node: DNode? = heading
+        while let current = node {
+            current.followsThreadTitle = true
+            current.forEachDescendant { $0.followsThreadTitle = true; return true }
+            node = current.next
         }
+    }
+
+    /// Removes the marked threads from the extracted article, unless the article starts inside
+    /// one or is left without a paragraph's worth of text: then the thread was taken for the
+    /// article (or a title stood above it), which is not to be turned into an empty page.
+    func removeMarkedThreads(_ content: DNode) {
+        var marked: [DNode] = []
+        var startsMarked: Bool?
+        content.forEachDescendant { node in
+            if startsMarked == nil, node.kind == .text, !node.hasNoText { startsMarked = node.followsThreadTitle }
+            if node.followsThreadTitle && node.parent?.followsThreadTitle != true { marked.append(node) }
+            return true
+        }
+        guard !marked.isEmpty, startsMarked == false else { return }
+        let markedLength = marked.reduce(0) { $0 + $1.innerTextLength }
+        guard content.innerTextLength - markedLength >= Self.paragraphLength else { return }
+        for node in marked { node.remove() }
     }
 }

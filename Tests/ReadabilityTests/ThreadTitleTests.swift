@@ -29,6 +29,27 @@ struct ThreadTitleTests {
         #expect(!text.contains("Reader remark") && !text.contains("Posted by"))
     }
 
+    /// A title whose id says "comments" leaves with Readability's unlikely candidates before the
+    /// article is chosen; the thread after it still goes.
+    @Test func theThreadGoesWhenItsTitleIsAnUnlikelyCandidate() throws {
+        let text = try Self.text("<div>\(Self.post)<h2 id=\"comments\">Comments</h2>\(Self.comments(6))</div>")
+        #expect(text.contains("winter timetable") && text.contains("survey of passengers"))
+        #expect(!text.contains("Reader remark") && !text.contains("Posted by"))
+    }
+
+    /// When the grab took the thread for the article, the thread stays rather than leaving nothing.
+    @Test func aThreadTakenForTheArticleIsNotEmptied() throws {
+        let text = try Self.text("<h3>Comments</h3>\(Self.comments(8))")
+        #expect(text.contains("Reader remark"))
+    }
+
+    /// A title above the article in its container marks the article too; an article that starts
+    /// inside the marks keeps its text.
+    @Test func aTitleAboveTheArticleTakesNothing() throws {
+        let text = try Self.text("<div><h3>Comments</h3>\(Self.post)\(fillerParagraphs(3))</div>")
+        #expect(text.contains("winter timetable") && text.contains(filler[2]))
+    }
+
     @Test func aHeadingThatIsOnlyTheWordInASentenceIsNotATitle() {
         #expect(Extractor.isThreadTitle("Comments"))
         #expect(Extractor.isThreadTitle("Leave a Reply"))
