@@ -26,9 +26,10 @@ extension Extractor {
     func removeBoilerplateBeforeGrab(_ body: DNode) {
         let page = PageText(of: body, extractor: self)
         markReplyControls(in: body)
+        // Before any block goes: a title's own wrapper may be furniture ("commentform").
+        for heading in body.elements(Self.headingTags) { markThreadAfterTitle(heading) }
         var node = body.firstElementChild
         while let current = node {
-            if Self.headingTags.contains(current) { markThreadAfterTitle(current) }
             let comments = threadComments(current)
             if !comments.isEmpty {
                 node = removeThread(current, comments: comments)

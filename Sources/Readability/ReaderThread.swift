@@ -200,13 +200,23 @@ extension Extractor {
         let length = heading.innerTextLength
         guard length <= Self.railTitleMaximumLength, Self.isThreadTitle(heading.innerText),
               heading.elements("a").reduce(0, { $0 + $1.innerTextLength }) * 2 < length else { return }
-        var node: DNode? = heading
+        // A title alone in its wrapper (`<div class="form"><h2>Comments</h2></div>`) heads what
+        // follows the wrapper.
+        var title = heading
+        for _ in 0..<Self.threadTitleWrapperLevels {
+            guard let parent = title.parent, parent.tag != "body", parent.parent != nil,
+                  parent.innerTextLength == length else { break }
+            title = parent
+        }
+        var node: DNode? = title
         while let current = node {
             current.followsThreadTitle = true
             current.forEachDescendant { $0.followsThreadTitle = true; return true }
             node = current.next
         }
     }
+
+    static let threadTitleWrapperLevels = 3
 
     /// Removes the marked threads from the extracted article, unless the article starts inside
     /// one or is left without a paragraph's worth of text: then the thread was taken for the

@@ -37,6 +37,13 @@ struct ThreadTitleTests {
         #expect(!text.contains("Reader remark") && !text.contains("Posted by"))
     }
 
+    /// The title alone in a wrapper (itself furniture by its class) heads what follows the wrapper.
+    @Test func aTitleAloneInItsWrapperHeadsWhatFollowsTheWrapper() throws {
+        let text = try Self.text("<div>\(Self.post)<div class=\"commentform\"><h2>Comments</h2></div>\(Self.comments(6))</div>")
+        #expect(text.contains("winter timetable") && text.contains("survey of passengers"))
+        #expect(!text.contains("Reader remark") && !text.contains("Posted by"))
+    }
+
     /// When the grab took the thread for the article, the thread stays rather than leaving nothing.
     @Test func aThreadTakenForTheArticleIsNotEmptied() throws {
         let text = try Self.text("<h3>Comments</h3>\(Self.comments(8))")
