@@ -30,6 +30,25 @@ extension Extractor {
         "join the conversation", "please read our community guidelines", "view comments", "show comments",
     ]
     static let furnitureLines = LiteralPrefixes(furnitureLinePrefixes)
+    /// A post's filing line: "Tags: ...", "Categories: ...", "Posted in: News | 3 comments",
+    /// "Filed under ...", "This entry was posted on ... and is filed under ...", the blog engines'
+    /// footer of every post. The labelled forms ("Tags:") go anywhere; the sentence forms only in
+    /// the trailing window, as an article sentence may start "Posted in ...".
+    static func isTaxonomyLine(_ lowered: String, trailing: Bool) -> Bool {
+        let start = lowered.drop { !$0.isLetter }
+        return taxonomyLabels.matchStart(of: String(start)) || (trailing && taxonomySentences.matchStart(of: String(start)))
+    }
+
+    static let taxonomyLabels = LiteralPrefixes([
+        "tags:", "tag:", "tagged:", "tagged as:", "tagged with:", "categories:", "category:", "filed under:", "posted in:",
+        "labels:", "etiquetas:", "categorías:", "categorias:", "categoría:", "categoria:", "archivado en:",
+        "schlagwörter:", "kategorien:", "kategorie:", "catégories:", "catégorie:", "mots-clés:",
+    ])
+    static let taxonomySentences = LiteralPrefixes([
+        "this entry was posted", "this entry was filed", "you can follow any responses", "bookmark the permalink",
+        "filed under ", "posted in ", "tagged ",
+    ])
+
     /// Head-only prefixes: dates and bylines, which article sentences can also start with.
     static let headLinePrefixes = ["by ", "updated", "published", "posted", "last updated", "last modified", "first published"]
     static let headLines = LiteralPrefixes(headLinePrefixes)
@@ -58,7 +77,11 @@ extension Extractor {
         let window = min(Self.trailingWindow, texts.reduce(0) { $0 + $1.utf8.count } / 4)
         var tailStart = blocks.count
         var tailLength = 0
+        // A post's filing lines are looked for in the block that crosses the window too: on a short
+        // post that line alone can.
+        var filingStart = blocks.count
         for index in blocks.indices.reversed() {
+            filingStart = index
             tailLength += texts[index].utf8.count
             if tailLength > window { break }
             tailStart = index
@@ -83,7 +106,7 @@ extension Extractor {
                 continue
             }
             seen[key.hash] = index
-            if Self.furnitureLines.matchStart(of: lowered)
+            if Self.furnitureLines.matchStart(of: lowered) || Self.isTaxonomyLine(lowered, trailing: index >= filingStart)
                 || Self.galleryControls.contains(lowered)
                 || Self.isGalleryCounter(lowered) || Self.isCreditOrCaptionLine(text)
                 || Self.isQuoteWidget(text) || isOwnURL(text) || (index >= tailStart && Self.isContactLine(lowered)) {

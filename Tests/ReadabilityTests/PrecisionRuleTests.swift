@@ -52,6 +52,18 @@ struct PrecisionRuleTests {
         #expect(text.contains("What happens to the old quay?") && text.contains("When will the works begin?"))
     }
 
+    /// A blog post's filing lines go; a sentence that starts like one, mid-article, stays.
+    @Test func filingLinesGoASentenceLikeThemStays() throws {
+        let text = try Self.text("""
+            \(Self.article)<p>Posted in the harbour office on Monday, the notice gave residents until June to object to the plan.</p>
+            \(fillerParagraphs(2))<p>Tags: harbour, council, planning</p>
+            <p>This entry was posted on Tuesday, May 14th, 2024 at 10:12 am and is filed under Local news. \
+            You can follow any responses to this entry through the RSS 2.0 feed.</p>
+            """)
+        #expect(text.contains("Posted in the harbour office on Monday"))
+        #expect(!text.contains("Tags:") && !text.contains("This entry was posted"))
+    }
+
     @Test func galleryChromeCaptionsAndPullQuotesGo() throws {
         let quote = "We had ten minutes to get the children in the car"
         let text = try Self.text("""
