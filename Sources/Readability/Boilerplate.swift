@@ -9,7 +9,7 @@ extension Extractor {
         "newsletter", "subscribe", "subscription", "signup", "sign-up", "cookie", "consent", "paywall",
         "promo", "related", "recommend", "more-stories", "read-more", "readmore", "further-reading",
         "share", "sharing", "social", "follow-us", "author-bio", "author-info", "about-author", "bio-box",
-        "authorbio", "breadcrumb", "tag-list", "taglist", "article-tags", "topics", "comment", "disqus",
+        "authorbio", "post-author", "postauthor", "author-box", "authorbox", "breadcrumb", "tag-list", "taglist", "article-tags", "topics", "comment", "disqus",
         "advert", "ad-slot", "ad-container", "adslot", "sponsored", "outbrain", "taboola", "trending",
         "popular", "most-read", "mostread", "toolbar", "skip-link", "sr-only", "visually-hidden",
         "screen-reader", "modal", "overlay", "masthead", "jump-link", "site-nav", "site-header",
@@ -86,7 +86,11 @@ extension Extractor {
         if let role = node.attribute("role"), Self.furnitureRoles.contains(role) {
             return page.holdsLittle(node, extractor: self, divisor: 3)
         }
-        let matchBytes = node.matchBytes
+        // "author_info" and "about_author" are the same words as "author-info" and "about-author".
+        var matchBytes = node.matchBytes
+        if matchBytes.contains(UInt8(ascii: "_")) {
+            matchBytes = matchBytes.map { $0 == UInt8(ascii: "_") ? UInt8(ascii: "-") : $0 }
+        }
         guard Self.boilerplateWords.matches(matchBytes), !Self.articleBodyWords.matches(matchBytes) else { return false }
         // Never drop a container holding a large share of the page's text.
         return page.holdsLittle(node, extractor: self, divisor: 4)

@@ -64,6 +64,15 @@ struct PrecisionRuleTests {
         #expect(!text.contains("Tags:") && !text.contains("This entry was posted"))
     }
 
+    /// The author's box under a post, whatever the theme calls it ("author_info", "postauthor").
+    @Test(arguments: ["author_info", "postauthor", "post-author", "about_author"])
+    func theAuthorBoxUnderAPostGoes(_ name: String) throws {
+        let bio = "<div class=\"\(name)\"><p>Maria Keller is a science writer who has covered the harbour, the council and the weather for twenty years, and she bakes bread.</p></div>"
+        let text = try #require(try extract(page(title: "Council approves the harbour plan",
+                                                 body: "<div><article>\(Self.article)\(fillerParagraphs(3))</article>\(bio)</div>"))).text
+        #expect(text.contains(filler[0]) && !text.contains("bakes bread"))
+    }
+
     @Test func galleryChromeCaptionsAndPullQuotesGo() throws {
         let quote = "We had ten minutes to get the children in the car"
         let text = try Self.text("""
