@@ -46,8 +46,18 @@ extension Extractor {
     ])
     static let taxonomySentences = LiteralPrefixes([
         "this entry was posted", "this entry was filed", "you can follow any responses", "bookmark the permalink",
-        "filed under ", "posted in ", "tagged ",
+        "filed under ", "posted in ", "tagged ", "posted at ", "trackback url", "listed below are links to weblogs",
+        "a version of this article appeared in print",
     ])
+
+    /// "Sign up for our e-newsletter ...", "Join 10,000 readers: subscribe to the free newsletter":
+    /// a short line naming the newsletter after the article is its sign-up box. (Inside the article
+    /// such a line may be a source the article is about; only the trailing ones go.)
+    static func isNewsletterLine(_ lowered: String) -> Bool {
+        newsletterWords.contains { TextScan.contains(lowered, $0) }
+    }
+
+    static let newsletterWords = ["newsletter", "boletín", "boletim informativo"]
 
     /// Head-only prefixes: dates and bylines, which article sentences can also start with.
     static let headLinePrefixes = ["by ", "updated", "published", "posted", "last updated", "last modified", "first published"]
@@ -107,6 +117,7 @@ extension Extractor {
             }
             seen[key.hash] = index
             if Self.furnitureLines.matchStart(of: lowered) || Self.isTaxonomyLine(lowered, trailing: index >= filingStart)
+                || (index >= filingStart && Self.isNewsletterLine(lowered))
                 || Self.galleryControls.contains(lowered)
                 || Self.isGalleryCounter(lowered) || Self.isCreditOrCaptionLine(text)
                 || Self.isQuoteWidget(text) || isOwnURL(text) || (index >= tailStart && Self.isContactLine(lowered)) {

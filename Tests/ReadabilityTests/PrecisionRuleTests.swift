@@ -73,6 +73,19 @@ struct PrecisionRuleTests {
         #expect(text.contains(filler[0]) && !text.contains("bakes bread"))
     }
 
+    /// A newsletter sign-up line and a print-edition line after the article go; a newsletter the
+    /// article talks about stays.
+    @Test func trailingSignUpAndPrintLinesGo() throws {
+        let text = try Self.text("""
+            <p>The harbour board's own newsletter first reported the plan to widen the quay, in March, to little notice.</p>
+            \(Self.article)\(fillerParagraphs(2))
+            <p>A version of this article appeared in print on 05/14/2024, on page A6 with the headline: Harbour plan approved.</p>
+            <p>The week's council news every Friday, in your inbox: try our free newsletter.</p>
+            """)
+        #expect(text.contains("own newsletter first reported the plan"))
+        #expect(!text.contains("appeared in print") && !text.contains("try our free newsletter"))
+    }
+
     @Test func galleryChromeCaptionsAndPullQuotesGo() throws {
         let quote = "We had ten minutes to get the children in the car"
         let text = try Self.text("""
