@@ -27,7 +27,7 @@ extension Extractor {
         let page = PageText(of: body, extractor: self)
         markReplyControls(in: body)
         // Before any block goes: a title's own wrapper may be furniture ("commentform").
-        for heading in body.elements(Self.headingTags) { markThreadAfterTitle(heading) }
+        for title in body.elements(Self.threadTitleTags) { markThreadAfterTitle(title) }
         var node = body.firstElementChild
         while let current = node {
             let comments = threadComments(current)
@@ -132,6 +132,9 @@ extension Extractor {
         return nil
     }
 
+    /// What a thread's title is set in: a heading, or a block or bold run of its own
+    /// (`<div class="header">92 Responses to ...</div>`).
+    static let threadTitleTags = TagSet(["h1", "h2", "h3", "h4", "h5", "h6", "div", "p", "span", "strong", "b", "dt"])
     static let teaserListTags = TagSet(["ul", "ol", "div", "section"])
     /// A heading right before a rail or a thread is its title when it is this short.
     static let railTitleMaximumLength = 80

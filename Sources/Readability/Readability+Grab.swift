@@ -82,11 +82,15 @@ extension Extractor {
     /// pages whose article the unlikely-candidate and class-weight rules hid; on a page with a
     /// short article they found the longest text around it instead (a comment thread, a sidebar
     /// "About me", a footer), which outscored the article once those rules were off. Astray:
+    /// - a pick whose text starts with a reader thread's title ("92 Responses to ...");
     /// - without the unlikely-candidate rule, a pick that is or sits in a block that rule removes;
     /// - without class weights, a pick whose own class or id weighs against it, or one outside
     ///   the block an attempt with class weights picked when that block's own class or id named
     ///   it the article ("entry-content", "post-body") and it held a paragraph's worth of text.
     func isAstrayRetry(_ topCandidate: DNode) -> Bool {
+        guard flags != [.stripUnlikelys, .weightClasses, .cleanConditionally] else { return false }
+        // A pick whose text starts with a thread's title ("92 Responses to ...") is the thread.
+        if startsWithThread(topCandidate) { return true }
         if !flags.contains(.stripUnlikelys) {
             var node: DNode? = topCandidate
             while let current = node, current.isElement, current.tag != "body" {
@@ -103,6 +107,18 @@ extension Extractor {
             node = current.parent
         }
         return true
+    }
+
+    /// Whether the first text inside `node` is a thread's title or follows one
+    /// (`markThreadAfterTitle`).
+    func startsWithThread(_ node: DNode) -> Bool {
+        var starts = false
+        node.forEachDescendant { child in
+            guard child.kind == .text, !child.hasNoText else { return true }
+            starts = child.followsThreadTitle
+            return false
+        }
+        return starts
     }
 
     /// The unlikely-candidate test of `_grabArticle`'s first pass: class and id, then the role.

@@ -186,9 +186,9 @@ extension Extractor {
         "lascia un commento", "schreibe einen kommentar",
     ])
 
-    /// Marks each thread title of the page (`isThreadTitle`; not a link to the thread, as "3
-    /// Comments" beside a post's date is) and what follows it in its container: the thread, its
-    /// form. Marked before the grab, while the title is there (a heading whose id says
+    /// Marks each thread title of the page (`isThreadTitle`, in a heading or a block or bold run
+    /// of its own; not a link to the thread, as "3 Comments" beside a post's date is) and what
+    /// follows it in its container: the thread, its form. Marked before the grab, while the title is there (a heading whose id says
     /// "comments" leaves with the unlikely candidates); removed after it
     /// (`removeMarkedThreads`), so the comments still count where they did in choosing the
     /// article's block: taking them out first changed that block on pages where they were half
@@ -199,7 +199,9 @@ extension Extractor {
         guard !heading.followsThreadTitle else { return }
         let length = heading.innerTextLength
         guard length <= Self.railTitleMaximumLength, Self.isThreadTitle(heading.innerText),
-              heading.elements("a").reduce(0, { $0 + $1.innerTextLength }) * 2 < length else { return }
+              heading.elements("a").reduce(0, { $0 + $1.innerTextLength }) * 2 < length,
+              // "<b>Comments:</b> the minister declined to ..." labels a sentence, not a thread.
+              Self.headingTags.contains(heading) || !isInsideSentence(heading) else { return }
         // A title alone in its wrapper (`<div class="form"><h2>Comments</h2></div>`) heads what
         // follows the wrapper.
         var title = heading
@@ -222,12 +224,19 @@ extension Extractor {
     /// one or is left without a paragraph's worth of text: then the thread was taken for the
     /// article (or a title stood above it), which is not to be turned into an empty page.
     func removeMarkedThreads(_ content: DNode) {
+        // The outermost marked nodes: Readability's preparation wraps marked runs in new,
+        // unmarked paragraphs, so a marked node's parent says nothing; its subtree is skipped.
         var marked: [DNode] = []
         var startsMarked: Bool?
-        content.forEachDescendant { node in
-            if startsMarked == nil, node.kind == .text, !node.hasNoText { startsMarked = node.followsThreadTitle }
-            if node.followsThreadTitle && node.parent?.followsThreadTitle != true { marked.append(node) }
-            return true
+        var node = content.following(within: content)
+        while let current = node {
+            if startsMarked == nil, current.kind == .text, !current.hasNoText { startsMarked = current.followsThreadTitle }
+            if current.followsThreadTitle {
+                marked.append(current)
+                node = current.following(within: content, skipChildren: true)
+            } else {
+                node = current.following(within: content)
+            }
         }
         guard !marked.isEmpty, startsMarked == false else { return }
         let markedLength = marked.reduce(0) { $0 + $1.innerTextLength }

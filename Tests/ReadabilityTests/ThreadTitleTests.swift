@@ -44,6 +44,26 @@ struct ThreadTitleTests {
         #expect(!text.contains("Reader remark") && !text.contains("Posted by"))
     }
 
+    /// A short post; the thread's title in a plain block, its comments (name, date, text) with no
+    /// reply control and no class name. Once class weights were off, a retry took the title and
+    /// the thread for the article.
+    @Test func aRetryThatPicksTheThreadIsAstray() throws {
+        let comments = (0..<8).map { index in
+            "<div><div><b>Visitor \(index)</b></div><div>10/2\(index)/2012</div><div>Reader remark \(index): the early sailing was the only one that got me to work on time, and now I shall have to drive round the bay instead.</div></div>"
+        }.joined()
+        let body = "<div class=\"main-content\">\(Self.post)<div><div>8 Responses to “Why the ferry timetable changed”</div>"
+            + "<div><div>\(comments)</div></div></div></div>"
+        let text = try Self.text(body)
+        #expect(text.contains("winter timetable") && text.contains("survey of passengers"))
+        #expect(!text.contains("Reader remark"))
+    }
+
+    /// A bold label in a sentence of the article is no thread title.
+    @Test func aBoldLabelInASentenceTitlesNothing() throws {
+        let text = try Self.text("<div class=\"post\">\(Self.post)<p><b>Comments:</b> the operator declined to say how many passengers took part in the survey, or when.</p>\(fillerParagraphs(2))</div>")
+        #expect(text.contains("declined to say how many passengers") && text.contains(filler[1]))
+    }
+
     /// When the grab took the thread for the article, the thread stays rather than leaving nothing.
     @Test func aThreadTakenForTheArticleIsNotEmptied() throws {
         let text = try Self.text("<h3>Comments</h3>\(Self.comments(8))")
