@@ -28,7 +28,7 @@ extension Extractor {
     /// `classWeight` whatever the flags.
     func ownClassWeight(_ node: DNode) -> Int {
         var weight = 0
-        for value in [node.className, node.id] where !value.isEmpty {
+        for value in [DNode.withoutTaxonomy(node.className), node.id] where !value.isEmpty {
             let lowered = Array(value.lowercased().utf8)
             if Regexps.isNegative(lowered) { weight -= 25 }
             if Regexps.positive.matches(lowered) { weight += 25 }
