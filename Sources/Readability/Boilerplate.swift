@@ -1,11 +1,12 @@
 import OpenGraph
+import PulseModel
 
 /// Steps added beyond Readability.js, measured on the fixtures: page furniture that
 /// Readability's class-name heuristics miss when it sits inside the article container
 /// (newsletter boxes, share bars, author bios, "read more" lists, cookie notices) and
 /// one-line calls to action between paragraphs.
 extension Extractor {
-    static let boilerplateWords = Regexps.Keywords([
+    static let boilerplateWords = Regexps.Keywords(withUnderscores([
         "newsletter", "subscribe", "subscription", "signup", "sign-up", "cookie", "consent", "paywall",
         "promo", "related", "recommend", "more-stories", "read-more", "readmore", "further-reading",
         "share", "sharing", "social", "follow-us", "author-bio", "author-info", "about-author", "bio-box",
@@ -15,19 +16,25 @@ extension Extractor {
         "screen-reader", "modal", "overlay", "masthead", "jump-link", "site-nav", "site-header",
         "site-footer", "donate", "app-promo", "podcast-promo", "live-updates-nav", "pagination",
         "pullquote", "pull-quote", "stock-ticker", "ticker-widget", "quote-widget", "stock-quote", "gallery-counter",
-    ])
-    static let articleBodyWords = Regexps.Keywords([
+    ]))
+    static let articleBodyWords = Regexps.Keywords(withUnderscores([
         "article-body", "articlebody", "story-body", "storybody", "post-content", "entry-content",
         "article-content", "main-content", "post-body", "article__body", "story-content", "article-text",
-    ])
+    ]))
+
+    /// The words, and each hyphenated one spelt with an underscore too ("author_info" is
+    /// "author-info"): in the list, so the class names are read as they are, one pass each.
+    static func withUnderscores(_ words: [String]) -> [String] {
+        words + words.filter { $0.contains("-") }.map { String($0.map { $0 == "-" ? "_" : $0 }) }
+    }
     static let alwaysRemovedTags = TagSet(["nav", "aside", "form", "button", "dialog", "menu", "select", "textarea"])
     static let furnitureRoles: Set<String> = ["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menu", "menubar"]
 
     func removeBoilerplateBeforeGrab(_ body: DNode) {
         let page = PageText(of: body, extractor: self)
+        // Reply controls and thread titles, before any block goes: a title's own wrapper may be
+        // furniture ("commentform").
         markReplyControls(in: body)
-        // Before any block goes: a title's own wrapper may be furniture ("commentform").
-        for title in body.elements(Self.threadTitleTags) { markThreadAfterTitle(title) }
         var node = body.firstElementChild
         while let current = node {
             let comments = threadComments(current)
@@ -86,11 +93,7 @@ extension Extractor {
         if let role = node.attribute("role"), Self.furnitureRoles.contains(role) {
             return page.holdsLittle(node, extractor: self, divisor: 3)
         }
-        // "author_info" and "about_author" are the same words as "author-info" and "about-author".
-        var matchBytes = node.matchBytes
-        if matchBytes.contains(UInt8(ascii: "_")) {
-            matchBytes = matchBytes.map { $0 == UInt8(ascii: "_") ? UInt8(ascii: "-") : $0 }
-        }
+        let matchBytes = node.matchBytes
         guard Self.boilerplateWords.matches(matchBytes), !Self.articleBodyWords.matches(matchBytes) else { return false }
         // Never drop a container holding a large share of the page's text.
         return page.holdsLittle(node, extractor: self, divisor: 4)
@@ -191,8 +194,24 @@ extension Extractor {
 
     /// "Read more...", "Continue reading »", "Leer más": a teaser's link to the story it sums up.
     static func isMoreLink(_ text: String) -> Bool {
-        let words = text.lowercased().split { !$0.isLetter }.joined(separator: " ")
-        return moreLinkTexts.contains(words)
+        // The longest phrase is 21 letters; headlines are longer and never asked further.
+        guard text.utf8.count <= 40 else { return false }
+        // ASCII text (nearly every link) is read on its bytes: Character properties cost more than
+        // the rest of the teaser rule.
+        let ascii = TextScan.withBytes(text) { bytes -> String? in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            var words: [UInt8] = []
+            var gap = false
+            for byte in bytes {
+                let lowered = TextScan.lowercasedASCII(byte)
+                guard lowered &- 0x61 < 26 else { gap = true; continue }
+                if gap && !words.isEmpty { words.append(0x20) }
+                gap = false
+                words.append(lowered)
+            }
+            return String(decoding: words, as: UTF8.self)
+        }
+        return moreLinkTexts.contains(ascii ?? text.lowercased().split { !$0.isLetter }.joined(separator: " "))
     }
 
     static let moreLinkTexts: Set<String> = [

@@ -55,7 +55,13 @@ extension Extractor {
     /// to the first one already marked, so every element is marked at most once; each candidate
     /// control is read for at most `replyControlMaximumNodes` nodes. The pass is linear in the page.
     func markReplyControls(in body: DNode) {
+        var titles: [DNode] = []
         body.forEachDescendant { node in
+            // The same walk finds the thread titles (`markThreadTitles`).
+            if node.kind == .text {
+                if let title = threadTitleCandidate(holding: node, in: body), titles.last !== title { titles.append(title) }
+                return true
+            }
             guard node.isElement, Self.isReplyControlTag(node.tag), isReplyControl(node) else { return true }
             var current: DNode? = node
             while let element = current, element !== body, !element.holdsReplyControl {
@@ -64,6 +70,7 @@ extension Extractor {
             }
             return true
         }
+        markThreadTitles(titles)
     }
 
     private func isReplyControl(_ node: DNode) -> Bool {
@@ -157,6 +164,7 @@ extension Extractor {
     /// WordPress themes) render comments as plain blocks signed "Posted by: ... at ...", with no
     /// reply control and no class name Readability's rules know.
     static func isThreadTitle(_ text: String) -> Bool {
+        guard text.utf8.count <= 4 * railTitleMaximumLength, mayNameThread(text) else { return false }
         let lowered = text.lowercased()
         guard lowered.utf8.count <= railTitleMaximumLength else { return false }
         // Words of letters only: "(3)", ":" and "»" fall away; a count before them is noted.
@@ -173,6 +181,46 @@ extension Extractor {
             return next == "yet" || (hasCount && ["to", "on", "for"].contains(String(next)))
         }
         return threadFormTitles.matchStart(of: lowered.split { !$0.isLetter }.joined(separator: " "))
+    }
+
+    /// Whether `text` holds the stem of a thread word ("comment", "respon", "repl", ...) in lower
+    /// case, capitalised or in capitals: the cheap test, one pass over the bytes, that most text
+    /// fails before `isThreadTitle` reads its words.
+    static func mayNameThread(_ text: String) -> Bool {
+        TextScan.withBytes(text) { bytes in
+            // The thread word comes in a title's first words ("Comments", "92 Responses to ...",
+            // "Schreibe einen Kommentar"): only the first bytes after the leading spaces are read.
+            guard let start = bytes.firstIndex(where: { $0 > 0x20 }) else { return false }
+            let end = min(bytes.count, start + threadStemWindow)
+            return threadStems.matches(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        }
+    }
+
+    static let threadStemWindow = 32
+
+    static let threadStems = Regexps.Keywords(
+        ["comment", "coment", "respon", "repl", "trackback", "pingback", "kommentar", "reacties"].flatMap { stem in
+            [stem, stem.prefix(1).uppercased() + stem.dropFirst(), stem.uppercased()]
+        })
+
+    /// The element a thread title may stand in, found from its text: each text node is read once
+    /// (during `markReplyControls`' walk), and only one naming a thread word leads to the element
+    /// around it (the nearest heading, block or bold run), read up to a title's length. Measuring
+    /// every block's text instead cost a walk of its subtree per block.
+    func threadTitleCandidate(holding text: DNode, in body: DNode) -> DNode? {
+        // A title's own text is short: a paragraph's text node is passed over unread.
+        guard text.text.utf8.count <= 4 * Self.railTitleMaximumLength, Self.mayNameThread(text.text) else { return nil }
+        var holder = text.parent
+        while let current = holder, current !== body, !Self.threadTitleTags.contains(current) { holder = current.parent }
+        guard let holder, holder !== body,
+              holder.textPrefix(Self.railTitleMaximumLength + 1).utf8.count <= Self.railTitleMaximumLength else { return nil }
+        return holder
+    }
+
+    /// Marks the thread titles among `candidates` (`markThreadAfterTitle`).
+    func markThreadTitles(_ candidates: [DNode]) {
+        for title in candidates { markThreadAfterTitle(title) }
+        hasThreadMarks = hasThreadMarks || candidates.contains { $0.followsThreadTitle }
     }
 
     static let threadTitleWords: Set<String> = [
@@ -224,6 +272,7 @@ extension Extractor {
     /// one or is left without a paragraph's worth of text: then the thread was taken for the
     /// article (or a title stood above it), which is not to be turned into an empty page.
     func removeMarkedThreads(_ content: DNode) {
+        guard hasThreadMarks else { return }
         // The outermost marked nodes: Readability's preparation wraps marked runs in new,
         // unmarked paragraphs, so a marked node's parent says nothing; its subtree is skipped.
         var marked: [DNode] = []

@@ -33,15 +33,20 @@ enum Regexps {
 
         /// Whether any word occurs in `lowered` (already lower-cased UTF-8).
         func matches(_ lowered: [UInt8]) -> Bool {
-            guard !lowered.isEmpty else { return false }
+            lowered.withUnsafeBufferPointer(matches)
+        }
+
+        /// Whether any word occurs in `haystack`, byte for byte. Inlined into both callers, as the
+        /// array form was before it existed (every element's class meets several lists).
+        @inline(__always)
+        func matches(_ haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard !haystack.isEmpty else { return false }
             if hasEmptyWord { return true }
-            return lowered.withUnsafeBufferPointer { haystack in
-                bytes.withUnsafeBufferPointer { bytes in
-                    starts.withUnsafeBufferPointer { starts in
-                        byFirstByte.withUnsafeBufferPointer { byFirstByte in
-                            groupStarts.withUnsafeBufferPointer { groupStarts in
-                                Self.search(haystack, bytes, starts, byFirstByte, groupStarts)
-                            }
+            return bytes.withUnsafeBufferPointer { bytes in
+                starts.withUnsafeBufferPointer { starts in
+                    byFirstByte.withUnsafeBufferPointer { byFirstByte in
+                        groupStarts.withUnsafeBufferPointer { groupStarts in
+                            Self.search(haystack, bytes, starts, byFirstByte, groupStarts)
                         }
                     }
                 }
