@@ -16,7 +16,7 @@ struct ArticleSerializer {
     /// Dropped with their content.
     static let droppedTags = TagSet([
         // MathML is kept as its text (v=GM/r); its annotations would repeat it in TeX.
-        "script", "style", "noscript", "iframe", "object", "embed", "svg", "annotation", "annotation-xml", "form", "button", "input",
+        "script", "style", "noscript", "iframe", "object", "embed", "svg", "annotation", "annotation-xml", "button", "input",
         "select", "textarea", "template", "video", "audio", "canvas", "head", "title", "meta", "link", "nav",
         "source", "track", "map", "area", "dialog",
     ])
@@ -24,6 +24,9 @@ struct ArticleSerializer {
     static let blockish: Set<String> = [
         "div", "section", "article", "main", "header", "footer", "aside", "table", "tbody", "thead", "tfoot",
         "tr", "td", "th", "caption", "dl", "address", "details", "summary", "hr", "center", "body", "picture",
+        // A form left in the article after the cleaning is the page's own wrapper (ASP.NET puts the
+        // whole body in one); its controls are dropped, its text kept, as Readability.js keeps it.
+        "form",
     ]
     static let keptTags = blockTags.union(inlineTags)
     /// Blocks whose direct text is fine without a wrapping <p>.
@@ -109,6 +112,8 @@ struct ArticleSerializer {
                     continue
                 }
                 if node.tag == "img" {
+                    // An image separates the words on either side ("Cocktail<img>Friendsgiving").
+                    current += " "
                     guard options.includeHTML, let src = imageSource(node) else { continue }
                     ensureInlineContext()
                     var tag = "<img src=\"\(Self.escapeString(src))\""

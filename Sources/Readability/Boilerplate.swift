@@ -1,45 +1,81 @@
 import OpenGraph
+import PulseModel
 
 /// Steps added beyond Readability.js, measured on the fixtures: page furniture that
 /// Readability's class-name heuristics miss when it sits inside the article container
 /// (newsletter boxes, share bars, author bios, "read more" lists, cookie notices) and
 /// one-line calls to action between paragraphs.
 extension Extractor {
-    static let boilerplateWords = Regexps.Keywords([
+    static let boilerplateWords = Regexps.Keywords(withUnderscores([
         "newsletter", "subscribe", "subscription", "signup", "sign-up", "cookie", "consent", "paywall",
         "promo", "related", "recommend", "more-stories", "read-more", "readmore", "further-reading",
         "share", "sharing", "social", "follow-us", "author-bio", "author-info", "about-author", "bio-box",
-        "authorbio", "breadcrumb", "tag-list", "taglist", "article-tags", "topics", "comment", "disqus",
+        "authorbio", "post-author", "postauthor", "author-box", "authorbox", "breadcrumb", "tag-list", "taglist", "article-tags", "topics", "comment", "disqus",
         "advert", "ad-slot", "ad-container", "adslot", "sponsored", "outbrain", "taboola", "trending",
         "popular", "most-read", "mostread", "toolbar", "skip-link", "sr-only", "visually-hidden",
         "screen-reader", "modal", "overlay", "masthead", "jump-link", "site-nav", "site-header",
         "site-footer", "donate", "app-promo", "podcast-promo", "live-updates-nav", "pagination",
         "pullquote", "pull-quote", "stock-ticker", "ticker-widget", "quote-widget", "stock-quote", "gallery-counter",
-    ])
-    static let articleBodyWords = Regexps.Keywords([
+    ]))
+    static let articleBodyWords = Regexps.Keywords(withUnderscores([
         "article-body", "articlebody", "story-body", "storybody", "post-content", "entry-content",
         "article-content", "main-content", "post-body", "article__body", "story-content", "article-text",
-    ])
+    ]))
+
+    /// The words, and each hyphenated one spelt with an underscore too ("author_info" is
+    /// "author-info"): in the list, so the class names are read as they are, one pass each.
+    static func withUnderscores(_ words: [String]) -> [String] {
+        words + words.filter { $0.contains("-") }.map { String($0.map { $0 == "-" ? "_" : $0 }) }
+    }
     static let alwaysRemovedTags = TagSet(["nav", "aside", "form", "button", "dialog", "menu", "select", "textarea"])
     static let furnitureRoles: Set<String> = ["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menu", "menubar"]
 
     func removeBoilerplateBeforeGrab(_ body: DNode) {
-        let totalParagraphText = max(paragraphTextLength(body), 1)
+        let page = PageText(of: body, extractor: self)
+        // Reply controls and thread titles, before any block goes: a title's own wrapper may be
+        // furniture ("commentform").
         markReplyControls(in: body)
         var node = body.firstElementChild
         while let current = node {
             let comments = threadComments(current)
             if !comments.isEmpty {
                 node = removeThread(current, comments: comments)
-            } else if isTeaserList(current) {
-                // The rail's own title ("Related", "More stories") goes with it.
-                removeShortHeading(before: current)
-                node = removeAndGetNext(current)
-            } else if isFurniture(current, totalParagraphText: totalParagraphText) {
+            } else if let rail = teaserRail(current) {
+                if rail.isWhole {
+                    // The rail's own title ("Related", "More stories") goes with it.
+                    removeShortHeading(before: current)
+                    node = removeAndGetNext(current)
+                } else {
+                    for teaser in rail.teasers { teaser.remove() }
+                    node = nextElementInOrder(current)
+                }
+            } else if isFurniture(current, page: page) {
                 node = removeAndGetNext(current)
             } else {
                 node = nextElementInOrder(current)
             }
+        }
+    }
+
+    /// How much of the page's text a block holds, for the guards that never drop most of it.
+    /// Counted in paragraphs (`<p>` text), as navigation and widgets hold little of it; on a page
+    /// with under a short article's worth of paragraph text (a table layout, text in `<div>`s
+    /// and `<td>`s, often inside an ASP.NET page's one `<form>`) in all the text instead: there
+    /// every block held 0 of the page's 0 paragraph characters, and the form wrapping the whole
+    /// page went as furniture, leaving nothing.
+    struct PageText {
+        let countsParagraphs: Bool
+        let total: Int
+
+        init(of body: DNode, extractor: Extractor) {
+            let paragraphs = extractor.paragraphTextLength(body)
+            countsParagraphs = paragraphs >= extractor.options.charThreshold
+            total = max(countsParagraphs ? paragraphs : body.innerTextLength, 1)
+        }
+
+        /// Whether `node` holds less than `1 / divisor` of the page's text.
+        func holdsLittle(_ node: DNode, extractor: Extractor, divisor: Int) -> Bool {
+            (countsParagraphs ? extractor.paragraphTextLength(node) : node.innerTextLength) * divisor < total
         }
     }
 
@@ -52,38 +88,56 @@ extension Extractor {
         }
     }
 
-    private func isFurniture(_ node: DNode, totalParagraphText: Int) -> Bool {
-        if Self.alwaysRemovedTags.contains(node) { return paragraphTextLength(node) * 3 < totalParagraphText }
+    private func isFurniture(_ node: DNode, page: PageText) -> Bool {
+        if Self.alwaysRemovedTags.contains(node) { return page.holdsLittle(node, extractor: self, divisor: 3) }
         if let role = node.attribute("role"), Self.furnitureRoles.contains(role) {
-            return paragraphTextLength(node) * 3 < totalParagraphText
+            return page.holdsLittle(node, extractor: self, divisor: 3)
         }
         let matchBytes = node.matchBytes
         guard Self.boilerplateWords.matches(matchBytes), !Self.articleBodyWords.matches(matchBytes) else { return false }
-        // Never drop a container holding a large share of the page's paragraph text.
-        return paragraphTextLength(node) * 4 < totalParagraphText
+        // Never drop a container holding a large share of the page's text.
+        return page.holdsLittle(node, extractor: self, divisor: 4)
     }
 
     /// Teasers for other pages of this site, one per item: "More stories", "Most read" and
     /// section rails, whatever their class names. Checked before the share guards of
     /// `isFurniture`: a rail of twenty teasers can hold more paragraph text than a short article,
     /// and then outscored it or was joined to it as a sibling. An item is a teaser when it is
-    /// short and holds a headline link to this site (`isTeaser`). Links to other sites (a
+    /// short and holds a headline link to this site (`teaserKind`). Links to other sites (a
     /// reading list of sources) and image-only links (a gallery's thumbnails) never make a
     /// teaser. Measured on the weighted fixture pages (page-weight.py): without this rule a
     /// 20-teaser rail was extracted instead of, or beside, six of the sixteen articles.
     func isTeaserList(_ node: DNode) -> Bool {
-        guard Self.teaserListTags.contains(node), node.elementChildCount >= Self.teaserListMinimumItems else { return false }
-        var items = 0
-        var teasers = 0
-        var child = node.firstElementChild
-        while let item = child {
-            items += 1
-            if isTeaser(item) { teasers += 1 }
-            child = item.nextElementSibling
-        }
-        return teasers >= Self.teaserListMinimumItems && teasers * 5 >= items * 4
+        teaserRail(node).map { $0.isWhole } ?? false
     }
 
+    /// The teasers among a container's element children when they make it a rail: at least four,
+    /// and at least 80% of the items with text (`isWhole`: the rail goes whole, with its title).
+    /// A container at least half of whose items are teasers (a sidebar holding two rails, an ad
+    /// and a poll) loses the teasers only. Items without text (dividers, spacers, empty ad
+    /// slots) are not counted.
+    func teaserRail(_ node: DNode) -> (teasers: [DNode], isWhole: Bool)? {
+        guard Self.teaserListTags.contains(node), node.elementChildCount >= Self.teaserListMinimumItems else { return nil }
+        var items = 0
+        var teasers: [DNode] = []
+        var child = node.firstElementChild
+        while let item = child {
+            switch teaserKind(item) {
+            case .teaser: teasers.append(item); items += 1
+            case .other: items += 1
+            case .blank: break
+            }
+            child = item.nextElementSibling
+        }
+        guard teasers.count >= Self.teaserListMinimumItems else { return nil }
+        if teasers.count * 5 >= items * 4 { return (teasers, true) }
+        if teasers.count * 2 >= items { return (teasers, false) }
+        return nil
+    }
+
+    /// What a thread's title is set in: a heading, or a block or bold run of its own
+    /// (`<div class="header">92 Responses to ...</div>`).
+    static let threadTitleTags = TagSet(["h1", "h2", "h3", "h4", "h5", "h6", "div", "p", "span", "strong", "b", "dt"])
     static let teaserListTags = TagSet(["ul", "ol", "div", "section"])
     /// A heading right before a rail or a thread is its title when it is this short.
     static let railTitleMaximumLength = 80
@@ -92,37 +146,80 @@ extension Extractor {
     static let teaserMaximumLength = 300
     static let teaserHeadlineMinimumLength = 20
 
+    enum TeaserKind { case teaser, other, blank }
+
     /// A short item whose link into the site is its headline: the link holds a heading or sits in
-    /// one, or it is most of the item's text ("1 Headline of another story"). A link inside a
-    /// sentence ("2019: the council <a>approved the first phase</a> of the works") is not a
-    /// headline: timelines and "what we know" lists linking earlier coverage are the article's.
-    private func isTeaser(_ item: DNode) -> Bool {
+    /// one, it is most of the item's text ("1 Headline of another story"), or it stands on a line
+    /// of its own above a summary and a date; or whose link into the site says "Read more" after
+    /// the summary. A link inside a sentence ("2019: the council <a>approved the first phase</a>
+    /// of the works") is not a headline: timelines and "what we know" lists linking earlier
+    /// coverage are the article's. `.blank`: an item with no text and no link.
+
+    private func teaserKind(_ item: DNode) -> TeaserKind {
         // A card is a few dozen nodes. Stopping there bounds the rule at that many visits per
         // element of the page (each element is one container's child), whatever the nesting.
-        // One walk counts the nodes and keeps the links into the site; they are judged after it,
-        // when the item's length is known to matter.
+        // One walk counts the nodes, keeps the links into the site and notes any text; the links
+        // are judged after it, when the item's length is known to matter.
         var nodes = 0
         var links: [DNode] = []
+        var hasText = false
         item.forEachDescendant { node in
             nodes += 1
             if node.tag == "a", node.isElement, node.hasAttribute("href"), isSiteLink(node.attribute("href")) {
                 links.append(node)
+            } else if !hasText, node.kind == .text, !node.hasNoText {
+                hasText = true
             }
             return nodes <= Self.teaserMaximumNodes
         }
         teaserNodesVisited += nodes
-        guard nodes <= Self.teaserMaximumNodes, !links.isEmpty else { return false }
+        guard nodes <= Self.teaserMaximumNodes else { return .other }
+        // A divider, spacer or empty ad slot between the cards.
+        guard hasText || !links.isEmpty else { return .blank }
+        guard !links.isEmpty else { return .other }
         let itemLength = item.innerTextLength
-        guard itemLength < Self.teaserMaximumLength else { return false }
-        return links.contains { link in
+        guard itemLength < Self.teaserMaximumLength else { return .other }
+        let isTeaser = links.contains { link in
             let linkLength = link.innerTextLength
-            return link.hasDescendant(where: { Self.headingTags.contains($0) }) || isInsideHeading(link, within: item)
-                || (linkLength >= Self.teaserHeadlineMinimumLength
-                    && Double(linkLength) >= Double(itemLength) * Self.headlineLinkShare)
+            if link.hasDescendant(where: { Self.headingTags.contains($0) }) || isInsideHeading(link, within: item) { return true }
+            if Self.isMoreLink(link.innerText) { return true }
+            guard linkLength >= Self.teaserHeadlineMinimumLength else { return false }
+            return Double(linkLength) >= Double(itemLength) * Self.headlineLinkShare
+                || !isInsideSentence(link)
         }
+        return isTeaser ? .teaser : .other
     }
 
     static let teaserMaximumNodes = 100
+
+    /// "Read more...", "Continue reading »", "Leer más": a teaser's link to the story it sums up.
+    static func isMoreLink(_ text: String) -> Bool {
+        // The longest phrase is 21 letters; headlines are longer and never asked further.
+        guard text.utf8.count <= 40 else { return false }
+        // ASCII text (nearly every link) is read on its bytes: Character properties cost more than
+        // the rest of the teaser rule.
+        let ascii = TextScan.withBytes(text) { bytes -> String? in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            var words: [UInt8] = []
+            var gap = false
+            for byte in bytes {
+                let lowered = TextScan.lowercasedASCII(byte)
+                guard lowered &- 0x61 < 26 else { gap = true; continue }
+                if gap && !words.isEmpty { words.append(0x20) }
+                gap = false
+                words.append(lowered)
+            }
+            return String(decoding: words, as: UTF8.self)
+        }
+        return moreLinkTexts.contains(ascii ?? text.lowercased().split { !$0.isLetter }.joined(separator: " "))
+    }
+
+    static let moreLinkTexts: Set<String> = [
+        "read more", "more", "continue reading", "read the rest", "full story", "read full story", "read the full story",
+        "read full article", "read the full article", "leer más", "leer mas", "seguir leyendo", "ver más", "ler mais",
+        "continue lendo", "leia mais", "saiba mais", "weiterlesen", "mehr", "lire la suite", "en savoir plus",
+        "leggi tutto", "continua a leggere", "lees meer", "verder lezen",
+    ]
 
     /// A plain link is the item's headline when its text is at least this share of the item's.
     static let headlineLinkShare = 0.6
@@ -136,7 +233,7 @@ extension Extractor {
         return false
     }
 
-    private func paragraphTextLength(_ node: DNode) -> Int {
+    func paragraphTextLength(_ node: DNode) -> Int {
         if node.tag == "p" { return node.innerTextLength }
         return node.elements("p").reduce(0) { $0 + $1.innerTextLength }
     }
@@ -157,6 +254,7 @@ extension Extractor {
 
     func removeBoilerplateAfterGrab(_ content: DNode) {
         removeOtherStories(content)
+        removeMarkedThreads(content)
         for block in content.elements(Self.trailingBlockTags).reversed()
         where block.parent != nil {
             let length = block.innerTextLength
@@ -275,7 +373,9 @@ extension Extractor {
         while let current = node, inspected < 12 {
             inspected += 1
             let length = current.innerTextLength
-            if length > 0, length <= titleLength + 20,
+            // A bold name inside a sentence ("In an interview with <b>Martha Stewart</b>, ...")
+            // is a word of the text, however like the title it reads.
+            if length > 0, length <= titleLength + 20, !isInsideSentence(current),
                TextSimilarity.similarity(articleTitle, current.innerText) > 0.75,
                TextSimilarity.similarity(current.innerText, articleTitle) > 0.75 {
                 current.remove()

@@ -58,6 +58,11 @@ final class DNode {
     var score: Double?
     /// `_readabilityDataTable`.
     var isDataTable = false
+    /// The parsed document's node this element was built from (-1 for elements made later): the
+    /// same element in every grab attempt, each of which rebuilds the tree.
+    let sourceIndex: Int32
+    /// The node is a thread's title or follows one in its container (see `markThreadAfterTitle`).
+    var followsThreadTitle = false
     /// The element is, or holds, a reply control of a reader thread (see `markReplyControls`).
     var holdsReplyControl = false
     /// Text measurement cache, valid while `cacheEpoch == meter.epoch` (any tree mutation
@@ -72,8 +77,9 @@ final class DNode {
 
     /// `tagSlot` is `TagSlot.of(tag)` when the caller has it already (a parsed element's).
     init(kind: Kind, tag: String = "", tagSlot: Int? = nil, attributes: [Attribute] = [], text: String = "",
-         meter: VisitMeter) {
+         sourceIndex: Int32 = -1, meter: VisitMeter) {
         self.meter = meter
+        self.sourceIndex = sourceIndex
         self.kind = kind
         self.tag = tag
         self.tagSlot = kind == .element ? tagSlot ?? TagSlot.of(tag) : TagSlot.none
@@ -196,6 +202,17 @@ final class DNode {
         let anchor = next
         remove()
         parent.insertBefore(replacement, anchor)
+    }
+
+    /// Whether `node` lies inside this element, looking no higher than `root`.
+    func isAncestor(of node: DNode, within root: DNode) -> Bool {
+        var current = node.parent
+        while let ancestor = current {
+            if ancestor === self { return true }
+            if ancestor === root { return false }
+            current = ancestor.parent
+        }
+        return false
     }
 
     // MARK: Traversal
@@ -359,7 +376,7 @@ final class DOMArena {
                 switch source[index].kind {
                 case .element:
                     node = DNode(kind: .element, tag: source[index].tag, tagSlot: source[index].tagSlot,
-                                 attributes: source[index].attributes, meter: meter)
+                                 attributes: source[index].attributes, sourceIndex: Int32(truncatingIfNeeded: index), meter: meter)
                 case .text:
                     node = DNode(kind: .text, text: source[index].text, meter: meter)
                 case .comment, .document:

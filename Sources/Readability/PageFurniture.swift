@@ -30,6 +30,35 @@ extension Extractor {
         "join the conversation", "please read our community guidelines", "view comments", "show comments",
     ]
     static let furnitureLines = LiteralPrefixes(furnitureLinePrefixes)
+    /// A post's filing line: "Tags: ...", "Categories: ...", "Posted in: News | 3 comments",
+    /// "Filed under ...", "This entry was posted on ... and is filed under ...", the blog engines'
+    /// footer of every post. The labelled forms ("Tags:") go anywhere; the sentence forms only in
+    /// the trailing window, as an article sentence may start "Posted in ...".
+    static func isTaxonomyLine(_ lowered: String, trailing: Bool) -> Bool {
+        let start = lowered.drop { !$0.isLetter }
+        return taxonomyLabels.matchStart(of: String(start)) || (trailing && taxonomySentences.matchStart(of: String(start)))
+    }
+
+    static let taxonomyLabels = LiteralPrefixes([
+        "tags:", "tag:", "tagged:", "tagged as:", "tagged with:", "categories:", "category:", "filed under:", "posted in:",
+        "labels:", "etiquetas:", "categorías:", "categorias:", "categoría:", "categoria:", "archivado en:",
+        "schlagwörter:", "kategorien:", "kategorie:", "catégories:", "catégorie:", "mots-clés:",
+    ])
+    static let taxonomySentences = LiteralPrefixes([
+        "this entry was posted", "this entry was filed", "you can follow any responses", "bookmark the permalink",
+        "filed under ", "posted in ", "tagged ", "posted at ", "trackback url", "listed below are links to weblogs",
+        "a version of this article appeared in print",
+    ])
+
+    /// "Sign up for our e-newsletter ...", "Join 10,000 readers: subscribe to the free newsletter":
+    /// a short line naming the newsletter after the article is its sign-up box. (Inside the article
+    /// such a line may be a source the article is about; only the trailing ones go.)
+    static func isNewsletterLine(_ lowered: String) -> Bool {
+        newsletterWords.contains { TextScan.contains(lowered, $0) }
+    }
+
+    static let newsletterWords = ["newsletter", "boletín", "boletim informativo"]
+
     /// Head-only prefixes: dates and bylines, which article sentences can also start with.
     static let headLinePrefixes = ["by ", "updated", "published", "posted", "last updated", "last modified", "first published"]
     static let headLines = LiteralPrefixes(headLinePrefixes)
@@ -58,7 +87,11 @@ extension Extractor {
         let window = min(Self.trailingWindow, texts.reduce(0) { $0 + $1.utf8.count } / 4)
         var tailStart = blocks.count
         var tailLength = 0
+        // A post's filing lines are looked for in the block that crosses the window too: on a short
+        // post that line alone can.
+        var filingStart = blocks.count
         for index in blocks.indices.reversed() {
+            filingStart = index
             tailLength += texts[index].utf8.count
             if tailLength > window { break }
             tailStart = index
@@ -75,12 +108,16 @@ extension Extractor {
             let key = TextKey.keyFingerprint(lowered)
             // The same short line twice (a caption repeated on every slide): keep the first only.
             // Longer blocks are left alone: a repeated paragraph is the page's choice, not chrome.
-            if key.length >= 12, text.utf8.count < Self.repeatedLineLimit, let first = seen[key.hash], first != index {
+            // A line inside a block holding only it (`<p><b><font>Heading</font></b></p>`) is that
+            // block's line, not a second one.
+            if key.length >= 12, text.utf8.count < Self.repeatedLineLimit, let first = seen[key.hash], first != index,
+               !blocks[first].isAncestor(of: block, within: content) {
                 block.remove()
                 continue
             }
             seen[key.hash] = index
-            if Self.furnitureLines.matchStart(of: lowered)
+            if Self.furnitureLines.matchStart(of: lowered) || Self.isTaxonomyLine(lowered, trailing: index >= filingStart)
+                || (index >= filingStart && Self.isNewsletterLine(lowered))
                 || Self.galleryControls.contains(lowered)
                 || Self.isGalleryCounter(lowered) || Self.isCreditOrCaptionLine(text)
                 || Self.isQuoteWidget(text) || isOwnURL(text) || (index >= tailStart && Self.isContactLine(lowered)) {
@@ -250,8 +287,23 @@ extension Extractor {
             return text.utf8.count >= Self.pullQuoteMinimumLength && text.split(separator: " ").count >= 5 ? (candidate, text) : nil
         }
         guard !candidates.isEmpty else { return }
-        let paragraphs = content.elements("p").map { Self.comparable($0.innerText) }
-        let repeated = Self.repeatedInLongerParagraphs(candidates.map(\.1), paragraphs).repeated
+        let paragraphNodes = content.elements("p")
+        let paragraphs = paragraphNodes.map { Self.comparable($0.innerText) }
+        // A quote set inside a paragraph (a `<blockquote>` in a `<span>` joined to the text around
+        // it) is found in that paragraph's text as itself, not as a repeat.
+        var paragraphIndex: [ObjectIdentifier: Int] = [:]
+        for (index, node) in paragraphNodes.enumerated() { paragraphIndex[ObjectIdentifier(node)] = index }
+        let holders = candidates.map { candidate in
+            var held: Set<Int> = []
+            var ancestor = candidate.0.parent
+            while let current = ancestor, current !== content {
+                if let index = paragraphIndex[ObjectIdentifier(current)] { held.insert(index) }
+                ancestor = current.parent
+            }
+            return held
+        }
+        let repeated = Self.repeatedInLongerParagraphs(candidates.map(\.1), paragraphs,
+                                                       skipping: { holders[$0].contains($1) }).repeated
         for (index, (candidate, _)) in candidates.enumerated() where repeated.contains(index) && candidate.parent != nil {
             candidate.remove()
         }
@@ -264,11 +316,14 @@ extension Extractor {
 
     /// The indexes of `candidates` found inside a longer paragraph, and the paragraph bytes searched.
     static func repeatedInLongerParagraphs(_ candidates: [String], _ paragraphs: [String],
-                                           budget: Int = pullQuoteSearchBudget) -> (repeated: Set<Int>, searched: Int) {
+                                           budget: Int = pullQuoteSearchBudget,
+                                           skipping: (_ candidate: Int, _ paragraph: Int) -> Bool = { _, _ in false })
+        -> (repeated: Set<Int>, searched: Int) {
         var repeated: Set<Int> = []
         var searched = 0
         for (index, text) in candidates.enumerated() {
-            for paragraph in paragraphs where paragraph.utf8.count > text.utf8.count {
+            for (number, paragraph) in paragraphs.enumerated()
+            where paragraph.utf8.count > text.utf8.count && !skipping(index, number) {
                 searched += paragraph.utf8.count
                 if searched > budget { return (repeated, searched - paragraph.utf8.count) }
                 if TextScan.contains(paragraph, text) {

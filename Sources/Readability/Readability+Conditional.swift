@@ -35,7 +35,12 @@ extension Extractor {
         let p = node.countElements("p")
         let img = node.countElements("img")
         let li = node.countElements("li") - 100
-        let input = node.countElements("input")
+        // Hidden inputs show nothing: ASP.NET and CMS forms carry a dozen around their text.
+        var input = 0
+        node.forEachDescendant { child in
+            if child.tag == "input", child.isElement, child.attribute("type")?.lowercased() != "hidden" { input += 1 }
+            return true
+        }
         let headingDensity = textDensity(node, Self.headingTags)
 
         var embedCount = 0

@@ -14,17 +14,24 @@ extension Extractor {
         while true {
             let elementsToScore = prepareNodes()
             guard !arena.meter.exhausted else { return nil }
-            let (content, _) = scoreAndSelect(elementsToScore, page: page)
+            let (content, pick) = scoreAndSelect(elementsToScore, page: page)
             guard !arena.meter.exhausted else { return nil }
             prepArticle(content)
             guard !arena.meter.exhausted else { return nil }
             let textLength = content.innerTextLength
-            if textLength >= options.charThreshold { return content }
+            if textLength >= options.charThreshold && !pick.astray && !attempts.contains(where: Self.hasStrayed) {
+                return content
+            }
+            if !pick.astray, let named = pick.namedArticle, textLength > (namedArticle?.length ?? -1) {
+                namedArticle = (named, textLength)
+            }
 
             // Restore the page (Readability.js: page.innerHTML = pageCacheHtml) by rebuilding
             // it from the immutable document: cheaper than copying every page up front
             // when most pages never retry.
-            attempts.append((content, textLength))
+            attempts.append((content, textLength, pick.astray))
+            // Long enough, but astray or after an astray attempt: a stricter attempt may still win.
+            if textLength >= options.charThreshold { return bestAttempt() }
             guard let fresh = preparedBody() else { return nil }
             page = fresh
             if flags.contains(.stripUnlikelys) {
@@ -34,15 +41,96 @@ extension Extractor {
             } else if flags.contains(.cleanConditionally) {
                 flags.remove(.cleanConditionally)
             } else {
-                // Stable sort: the earliest of equally long attempts wins, as in Array.sort.
-                let best = attempts.enumerated().max { lhs, rhs in
-                    lhs.element.textLength != rhs.element.textLength
-                        ? lhs.element.textLength < rhs.element.textLength : lhs.offset > rhs.offset
-                }
-                guard let best, best.element.textLength > 0 else { return nil }
-                return best.element.content
+                return bestAttempt()
             }
         }
+    }
+
+    /// What the retries end with. Readability.js takes the longest attempt (the earliest of
+    /// equally long ones: its sort is stable). Here the first astray attempt (`isAstrayRetry`)
+    /// with a paragraph's worth of text ends the choice: the longest attempt before it wins when
+    /// one had a paragraph's worth too, else the astray one does. Later, laxer attempts only
+    /// strayed further.
+    func bestAttempt() -> DNode? {
+        var pool = attempts[...]
+        if let astray = attempts.firstIndex(where: Self.hasStrayed) {
+            guard attempts[..<astray].contains(where: Self.hasText) else {
+                return attempts[astray].content
+            }
+            pool = attempts[..<astray]
+        }
+        let best = pool.enumerated().max { lhs, rhs in
+            lhs.element.textLength != rhs.element.textLength
+                ? lhs.element.textLength < rhs.element.textLength : lhs.offset > rhs.offset
+        }
+        guard let best, best.element.textLength > 0 else { return nil }
+        return best.element.content
+    }
+
+    static func hasStrayed(_ attempt: Attempt) -> Bool {
+        attempt.astray && attempt.textLength >= paragraphLength
+    }
+
+    static func hasText(_ attempt: Attempt) -> Bool {
+        attempt.textLength >= paragraphLength
+    }
+
+    /// A paragraph's worth of text: Readability.js joins a sibling paragraph this long.
+    static let paragraphLength = 80
+
+    /// Whether a retry's pick lies where the strict attempts did not look. The retries exist for
+    /// pages whose article the unlikely-candidate and class-weight rules hid; on a page with a
+    /// short article they found the longest text around it instead (a comment thread, a sidebar
+    /// "About me", a footer), which outscored the article once those rules were off. Astray:
+    /// - a pick whose text starts with a reader thread's title ("92 Responses to ...");
+    /// - without the unlikely-candidate rule, a pick that is or sits in a block that rule removes;
+    /// - without class weights, a pick whose own class or id weighs against it, or one outside
+    ///   the block an attempt with class weights picked when that block's own class or id named
+    ///   it the article ("entry-content", "post-body") and it held a paragraph's worth of text.
+    func isAstrayRetry(_ topCandidate: DNode) -> Bool {
+        guard flags != [.stripUnlikelys, .weightClasses, .cleanConditionally] else { return false }
+        // A pick whose text starts with a thread's title ("92 Responses to ...") is the thread.
+        if startsWithThread(topCandidate) { return true }
+        if !flags.contains(.stripUnlikelys) {
+            var node: DNode? = topCandidate
+            while let current = node, current.isElement, current.tag != "body" {
+                if isUnlikelyCandidate(current) { return true }
+                node = current.parent
+            }
+        }
+        guard !flags.contains(.weightClasses) else { return false }
+        if ownClassWeight(topCandidate) < 0 { return true }
+        guard let named = namedArticle, named.length >= Self.paragraphLength else { return false }
+        var node: DNode? = topCandidate
+        while let current = node, current.isElement {
+            if current.sourceIndex == named.element { return false }
+            node = current.parent
+        }
+        return true
+    }
+
+    /// Whether the first text inside `node` is a thread's title or follows one
+    /// (`markThreadAfterTitle`).
+    func startsWithThread(_ node: DNode) -> Bool {
+        var starts = false
+        node.forEachDescendant { child in
+            guard child.kind == .text, !child.hasNoText else { return true }
+            starts = child.followsThreadTitle
+            return false
+        }
+        return starts
+    }
+
+    /// The unlikely-candidate test of `_grabArticle`'s first pass: class and id, then the role.
+    func isUnlikelyCandidate(_ node: DNode) -> Bool {
+        let matchBytes = node.matchBytes
+        if Regexps.unlikelyCandidates.matches(matchBytes) && !Regexps.okMaybeItsACandidate.matches(matchBytes)
+            && !hasAncestorTag(node, "table") && !hasAncestorTag(node, "code")
+            && node.tag != "body" && node.tag != "a" {
+            return true
+        }
+        if let role = node.attribute("role"), Self.unlikelyRoles.contains(role) { return true }
+        return false
     }
 
     /// The first loop of `_grabArticle`: drops hidden, unlikely and empty nodes, turns
@@ -74,17 +162,9 @@ extension Extractor {
                 node = removeAndGetNext(current)
                 continue
             }
-            if stripUnlikelyCandidates {
-                if Regexps.unlikelyCandidates.matches(matchBytes) && !Regexps.okMaybeItsACandidate.matches(matchBytes)
-                    && !hasAncestorTag(current, "table") && !hasAncestorTag(current, "code")
-                    && current.tag != "body" && current.tag != "a" {
-                    node = removeAndGetNext(current)
-                    continue
-                }
-                if let role = current.attribute("role"), Self.unlikelyRoles.contains(role) {
-                    node = removeAndGetNext(current)
-                    continue
-                }
+            if stripUnlikelyCandidates && isUnlikelyCandidate(current) {
+                node = removeAndGetNext(current)
+                continue
             }
             if Self.emptyRemovable.contains(current) && isElementWithoutContent(current) {
                 node = removeAndGetNext(current)

@@ -12,11 +12,23 @@ extension Extractor {
         node.score = score + Double(classWeight(node))
     }
 
+    /// What an attempt's top candidate says of the page: whether it is astray (`isAstrayRetry`),
+    /// and the candidate's element when its own class or id names it the article (a positive
+    /// class weight, with class weights on).
+    struct Pick {
+        var astray: Bool
+        var namedArticle: Int32?
+    }
+
     /// `_getClassWeight`: ±25 for the class and ±25 for the id.
     func classWeight(_ node: DNode) -> Int {
-        guard flags.contains(.weightClasses) else { return 0 }
+        flags.contains(.weightClasses) ? ownClassWeight(node) : 0
+    }
+
+    /// `classWeight` whatever the flags.
+    func ownClassWeight(_ node: DNode) -> Int {
         var weight = 0
-        for value in [node.className, node.id] where !value.isEmpty {
+        for value in [DNode.withoutTaxonomy(node.className), node.id] where !value.isEmpty {
             let lowered = Array(value.lowercased().utf8)
             if Regexps.isNegative(lowered) { weight -= 25 }
             if Regexps.positive.matches(lowered) { weight += 25 }
@@ -52,7 +64,7 @@ extension Extractor {
     }
 
     /// Scores paragraphs into their ancestors, picks the top candidate and merges siblings.
-    func scoreAndSelect(_ elementsToScore: [DNode], page: DNode) -> (content: DNode, topCandidate: DNode) {
+    func scoreAndSelect(_ elementsToScore: [DNode], page: DNode) -> (content: DNode, pick: Pick) {
         var candidates: [DNode] = []
         for element in elementsToScore where !arena.meter.exhausted {
             guard let parent = element.parent, parent.isElement else { continue }
@@ -97,7 +109,10 @@ extension Extractor {
             page.appendChild(topCandidate)
             initializeNode(topCandidate)
         }
-        return (mergeSiblings(of: topCandidate), topCandidate)
+        // Judged before the merge moves the candidate out of its ancestors.
+        let pick = Pick(astray: isAstrayRetry(topCandidate),
+                        namedArticle: classWeight(topCandidate) > 0 ? topCandidate.sourceIndex : nil)
+        return (mergeSiblings(of: topCandidate), pick)
     }
 
     /// The alternative-candidate ancestor search, the climb while parents score higher, and

@@ -75,7 +75,13 @@ final class Extractor {
     var articleTitle = ""
     var articleByline: String?
     var metadata = PageMetadata()
-    var attempts: [(content: DNode, textLength: Int)] = []
+    typealias Attempt = (content: DNode, textLength: Int, astray: Bool)
+    var attempts: [Attempt] = []
+    /// The longest pick of the attempts with class weights whose own class or id named it the
+    /// article: its element (`sourceIndex`) and the text it gave (see `isAstrayRetry`).
+    var namedArticle: (element: Int32, length: Int)?
+    /// Some element of the page is marked as a thread or its title (see `markThreadAfterTitle`).
+    var hasThreadMarks = false
     /// Nodes the teaser-rail rule looked at before deciding (`isTeaser`); read by its worst-case test.
     var teaserNodesVisited = 0
     /// Nodes the reply-control search looked at (`markReplyControls`); read by its worst-case test.

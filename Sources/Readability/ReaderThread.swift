@@ -55,7 +55,13 @@ extension Extractor {
     /// to the first one already marked, so every element is marked at most once; each candidate
     /// control is read for at most `replyControlMaximumNodes` nodes. The pass is linear in the page.
     func markReplyControls(in body: DNode) {
+        var titles: [DNode] = []
         body.forEachDescendant { node in
+            // The same walk finds the thread titles (`markThreadTitles`).
+            if node.kind == .text {
+                if let title = threadTitleCandidate(holding: node, in: body), titles.last !== title { titles.append(title) }
+                return true
+            }
             guard node.isElement, Self.isReplyControlTag(node.tag), isReplyControl(node) else { return true }
             var current: DNode? = node
             while let element = current, element !== body, !element.holdsReplyControl {
@@ -64,6 +70,7 @@ extension Extractor {
             }
             return true
         }
+        markThreadTitles(titles)
     }
 
     private func isReplyControl(_ node: DNode) -> Bool {
@@ -96,10 +103,10 @@ extension Extractor {
         return !Self.sameSite(Self.comparableHost(authority), siteHost)
     }
 
-    /// "Please <a>reply</a> by post": a link in running text is a word of the sentence. A control
-    /// stands between elements, or beside separators ("Reply · Report"). Looks through up to
-    /// three wrappers that are their parent's only child.
-    private func isInsideSentence(_ node: DNode) -> Bool {
+    /// "Please <a>reply</a> by post": an element in running text is a word of the sentence. A
+    /// control (or a block of its own) stands between elements, or beside separators ("Reply ·
+    /// Report"). Looks through up to three wrappers that are their parent's only child.
+    func isInsideSentence(_ node: DNode) -> Bool {
         var current = node
         for _ in 0..<3 {
             if current.prev != nil || current.next != nil {
@@ -148,5 +155,141 @@ extension Extractor {
         guard container.innerTextLength == 0 else { return nextElementInOrder(container) }
         removeShortHeading(before: container)
         return removeAndGetNext(container)
+    }
+
+    /// The title of a reader thread or of its form, the whole text of a heading: "Comments",
+    /// "12 Comments:", "Comments (3)", "92 Responses to ...", "Reader comments", "Leave a Reply",
+    /// "Post a Comment", and the same in the sources' other languages. What follows such a heading
+    /// in its container is the thread or its form: blog engines (Movable Type, TypePad, Blogger,
+    /// WordPress themes) render comments as plain blocks signed "Posted by: ... at ...", with no
+    /// reply control and no class name Readability's rules know.
+    static func isThreadTitle(_ text: String) -> Bool {
+        guard text.utf8.count <= 4 * railTitleMaximumLength, mayNameThread(text) else { return false }
+        let lowered = text.lowercased()
+        guard lowered.utf8.count <= railTitleMaximumLength else { return false }
+        // Words of letters only: "(3)", ":" and "»" fall away; a count before them is noted.
+        var hasCount = lowered.prefix { !$0.isLetter }.contains(where: \.isNumber)
+        var words = lowered.split { !$0.isLetter }[...]
+        guard var name = words.popFirst().map(String.init) else { return false }
+        if ["no", "one", "reader", "readers", "user"].contains(name), let second = words.popFirst() {
+            hasCount = hasCount || name == "no" || name == "one"
+            name = String(second)
+        }
+        if threadTitleWords.contains(name) {
+            // "Comments", "No comments yet", or "92 Responses to <the post's title>".
+            guard let next = words.first else { return true }
+            return next == "yet" || (hasCount && ["to", "on", "for"].contains(String(next)))
+        }
+        return threadFormTitles.matchStart(of: lowered.split { !$0.isLetter }.joined(separator: " "))
+    }
+
+    /// Whether `text` holds the stem of a thread word ("comment", "respon", "repl", ...) in lower
+    /// case, capitalised or in capitals: the cheap test, one pass over the bytes, that most text
+    /// fails before `isThreadTitle` reads its words.
+    static func mayNameThread(_ text: String) -> Bool {
+        TextScan.withBytes(text) { bytes in
+            // The thread word comes in a title's first words ("Comments", "92 Responses to ...",
+            // "Schreibe einen Kommentar"): only the first bytes after the leading spaces are read.
+            guard let start = bytes.firstIndex(where: { $0 > 0x20 }) else { return false }
+            let end = min(bytes.count, start + threadStemWindow)
+            return threadStems.matches(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        }
+    }
+
+    static let threadStemWindow = 32
+
+    static let threadStems = Regexps.Keywords(
+        ["comment", "coment", "respon", "repl", "trackback", "pingback", "kommentar", "reacties"].flatMap { stem in
+            [stem, stem.prefix(1).uppercased() + stem.dropFirst(), stem.uppercased()]
+        })
+
+    /// The element a thread title may stand in, found from its text: each text node is read once
+    /// (during `markReplyControls`' walk), and only one naming a thread word leads to the element
+    /// around it (the nearest heading, block or bold run), read up to a title's length. Measuring
+    /// every block's text instead cost a walk of its subtree per block.
+    func threadTitleCandidate(holding text: DNode, in body: DNode) -> DNode? {
+        // A title's own text is short: a paragraph's text node is passed over unread.
+        guard text.text.utf8.count <= 4 * Self.railTitleMaximumLength, Self.mayNameThread(text.text) else { return nil }
+        var holder = text.parent
+        while let current = holder, current !== body, !Self.threadTitleTags.contains(current) { holder = current.parent }
+        guard let holder, holder !== body,
+              holder.textPrefix(Self.railTitleMaximumLength + 1).utf8.count <= Self.railTitleMaximumLength else { return nil }
+        return holder
+    }
+
+    /// Marks the thread titles among `candidates` (`markThreadAfterTitle`).
+    func markThreadTitles(_ candidates: [DNode]) {
+        for title in candidates { markThreadAfterTitle(title) }
+        hasThreadMarks = hasThreadMarks || candidates.contains { $0.followsThreadTitle }
+    }
+
+    static let threadTitleWords: Set<String> = [
+        "comment", "comments", "response", "responses", "replies", "trackback", "trackbacks", "pingbacks",
+        "comentario", "comentarios", "comentários", "commentaires", "kommentare", "commenti", "reacties",
+    ]
+    static let threadFormTitles = LiteralPrefixes([
+        "leave a reply", "leave a comment", "leave a response", "post a comment", "post a new comment",
+        "post new comment", "add a comment", "add your comment", "deja un comentario", "dejar un comentario",
+        "deixe um comentário", "deixe seu comentário", "deixe o seu comentário", "laisser un commentaire",
+        "lascia un commento", "schreibe einen kommentar",
+    ])
+
+    /// Marks each thread title of the page (`isThreadTitle`, in a heading or a block or bold run
+    /// of its own; not a link to the thread, as "3 Comments" beside a post's date is) and what
+    /// follows it in its container: the thread, its form. Marked before the grab, while the title is there (a heading whose id says
+    /// "comments" leaves with the unlikely candidates); removed after it
+    /// (`removeMarkedThreads`), so the comments still count where they did in choosing the
+    /// article's block: taking them out first changed that block on pages where they were half
+    /// of its text.
+    func markThreadAfterTitle(_ heading: DNode) {
+        // Marked whole, as Readability's preparation replaces some wrappers by their only child;
+        // a title inside a thread already marked is not marked again, so each node is marked once.
+        guard !heading.followsThreadTitle else { return }
+        let length = heading.innerTextLength
+        guard length <= Self.railTitleMaximumLength, Self.isThreadTitle(heading.innerText),
+              heading.elements("a").reduce(0, { $0 + $1.innerTextLength }) * 2 < length,
+              // "<b>Comments:</b> the minister declined to ..." labels a sentence, not a thread.
+              Self.headingTags.contains(heading) || !isInsideSentence(heading) else { return }
+        // A title alone in its wrapper (`<div class="form"><h2>Comments</h2></div>`) heads what
+        // follows the wrapper.
+        var title = heading
+        for _ in 0..<Self.threadTitleWrapperLevels {
+            guard let parent = title.parent, parent.tag != "body", parent.parent != nil,
+                  parent.innerTextLength == length else { break }
+            title = parent
+        }
+        var node: DNode? = title
+        while let current = node {
+            current.followsThreadTitle = true
+            current.forEachDescendant { $0.followsThreadTitle = true; return true }
+            node = current.next
+        }
+    }
+
+    static let threadTitleWrapperLevels = 3
+
+    /// Removes the marked threads from the extracted article, unless the article starts inside
+    /// one or is left without a paragraph's worth of text: then the thread was taken for the
+    /// article (or a title stood above it), which is not to be turned into an empty page.
+    func removeMarkedThreads(_ content: DNode) {
+        guard hasThreadMarks else { return }
+        // The outermost marked nodes: Readability's preparation wraps marked runs in new,
+        // unmarked paragraphs, so a marked node's parent says nothing; its subtree is skipped.
+        var marked: [DNode] = []
+        var startsMarked: Bool?
+        var node = content.following(within: content)
+        while let current = node {
+            if startsMarked == nil, current.kind == .text, !current.hasNoText { startsMarked = current.followsThreadTitle }
+            if current.followsThreadTitle {
+                marked.append(current)
+                node = current.following(within: content, skipChildren: true)
+            } else {
+                node = current.following(within: content)
+            }
+        }
+        guard !marked.isEmpty, startsMarked == false else { return }
+        let markedLength = marked.reduce(0) { $0 + $1.innerTextLength }
+        guard content.innerTextLength - markedLength >= Self.paragraphLength else { return }
+        for node in marked { node.remove() }
     }
 }

@@ -33,15 +33,20 @@ enum Regexps {
 
         /// Whether any word occurs in `lowered` (already lower-cased UTF-8).
         func matches(_ lowered: [UInt8]) -> Bool {
-            guard !lowered.isEmpty else { return false }
+            lowered.withUnsafeBufferPointer(matches)
+        }
+
+        /// Whether any word occurs in `haystack`, byte for byte. Inlined into both callers, as the
+        /// array form was before it existed (every element's class meets several lists).
+        @inline(__always)
+        func matches(_ haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard !haystack.isEmpty else { return false }
             if hasEmptyWord { return true }
-            return lowered.withUnsafeBufferPointer { haystack in
-                bytes.withUnsafeBufferPointer { bytes in
-                    starts.withUnsafeBufferPointer { starts in
-                        byFirstByte.withUnsafeBufferPointer { byFirstByte in
-                            groupStarts.withUnsafeBufferPointer { groupStarts in
-                                Self.search(haystack, bytes, starts, byFirstByte, groupStarts)
-                            }
+            return bytes.withUnsafeBufferPointer { bytes in
+                starts.withUnsafeBufferPointer { starts in
+                    byFirstByte.withUnsafeBufferPointer { byFirstByte in
+                        groupStarts.withUnsafeBufferPointer { groupStarts in
+                            Self.search(haystack, bytes, starts, byFirstByte, groupStarts)
                         }
                     }
                 }
@@ -181,7 +186,7 @@ extension DNode {
             else if idText == nil, attribute.name == "id" { idText = attribute.value }
         }
         guard classText != nil || idText != nil else { return [0x20] } // " ": what "" + " " + "" lowers to
-        let className = classText ?? "", id = idText ?? ""
+        let className = classText.map(Self.withoutTaxonomy) ?? "", id = idText ?? ""
         var bytes: [UInt8] = []
         bytes.reserveCapacity(className.utf8.count + 1 + id.utf8.count)
         var isASCII = Self.appendLowered(className, to: &bytes)
@@ -190,6 +195,20 @@ extension DNode {
         // Non-ASCII class names are rare; lower-case them properly when present.
         return isASCII ? bytes : Array((className + " " + id).lowercased().utf8)
     }
+
+    /// A post's class list without the names its engine makes from the post's categories, tags and
+    /// author ("category-social-media", "tag-comments", TypePad's "entry-category-..."): those
+    /// are the writer's words, and "social" or "comment" in them read as page furniture, so a
+    /// post filed under "Social media" went as a share bar. Only a list that holds a category
+    /// name is rewritten (a "tag-list" box of its own keeps its name).
+    static func withoutTaxonomy(_ className: String) -> String {
+        guard TextScan.contains(className, "category-") || TextScan.contains(className, "Category-") else { return className }
+        let tokens = className.split(whereSeparator: \.isWhitespace).map { ($0, $0.lowercased()) }
+        guard tokens.contains(where: { $0.1.hasPrefix("category-") || $0.1.hasPrefix("entry-category-") }) else { return className }
+        return tokens.filter { token in !taxonomyPrefixes.contains { token.1.hasPrefix($0) } }.map { String($0.0) }.joined(separator: " ")
+    }
+
+    static let taxonomyPrefixes = ["category-", "entry-category-", "tag-", "entry-tag-", "entry-author-"]
 
     /// Appends `text`'s bytes with ASCII letters lower-cased; false when it holds non-ASCII. A
     /// static function with `inout`, not a closure over locals: captured variables are boxed and

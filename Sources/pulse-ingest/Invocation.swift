@@ -112,7 +112,7 @@ struct Invocation: Equatable, Sendable {
     }
 
     /// Logging, the SSRF exemptions and the inputs, as every mode starts.
-    private func start() throws -> (logger: Logger, networks: [CIDR], inputs: [String]) {
+    private func start() throws -> (logger: Logger, networks: [CIDR], inputs: [String], pageURLs: [String?]) {
         // getenv, not ProcessInfo's dictionary of the whole environment: building that was ~4% of
         // a dump mode's start-up, and only these two variables matter here (nor a one-entry
         // dictionary: the process's first [String: String] costs ~0.1 ms of generic metadata).
@@ -122,8 +122,27 @@ struct Invocation: Equatable, Sendable {
         let logger = Logger(label: "pulse-ingest")
         let networks = try allowedNetworks(logger: logger)
         var inputs = inputs
-        if let filesFrom { inputs += try Self.readInputList(filesFrom) }
-        return (logger, networks, inputs)
+        var pageURLs: [String?] = []
+        if let filesFrom {
+            let listed = try Self.readInputList(filesFrom)
+            if dumpArticle {
+                let split = listed.map(Self.splitListedURL)
+                pageURLs = Array(repeating: nil, count: inputs.count) + split.map(\.url)
+                inputs += split.map(\.input)
+            } else {
+                inputs += listed
+            }
+        }
+        return (logger, networks, inputs, pageURLs)
+    }
+
+    /// A `--dump-article` list line "PATH<TAB>URL" gives that page its own base URL, as `--url`
+    /// does for all of them: a corpus of saved pages is extracted by one process, each page as at
+    /// its address.
+    static func splitListedURL(_ line: String) -> (input: String, url: String?) {
+        guard let tab = line.firstIndex(of: "\t") else { return (line, nil) }
+        let url = TextScan.trimming(line[line.index(after: tab)...], while: TextScan.isBlank)
+        return (TextScan.trimming(line[..<tab], while: TextScan.isBlank), url.isEmpty ? nil : url)
     }
 
     private func dumpFeedMode(_ inputs: [String], networks: [CIDR]) throws -> DumpFeedMode {
@@ -156,7 +175,7 @@ struct Invocation: Equatable, Sendable {
     /// `--files-from` list) are parsed several at once; when a list names a URL, the mode is
     /// returned instead, for the caller to run the asynchronous way, which can fetch.
     func runWithoutTasks() throws -> DumpFeedMode? {
-        let (logger, networks, inputs) = try start()
+        let (logger, networks, inputs, _) = try start()
         let status: Int32
         if checkConfig {
             status = CheckConfigMode(context: try RunContext(configPath: configPath, logger: logger)).run()
@@ -172,7 +191,7 @@ struct Invocation: Equatable, Sendable {
     }
 
     func run() async throws {
-        let (logger, networks, inputs) = try start()
+        let (logger, networks, inputs, pageURLs) = try start()
         if dumpFeed {
             let status = try await dumpFeedMode(inputs, networks: networks).run()
             if status != 0 { throw ExitCode(status) }
@@ -185,7 +204,7 @@ struct Invocation: Equatable, Sendable {
             // 68-page run).
             if !inputs.contains(where: DumpArticleMode.isURL) { pulse_lazy_bind_on_call() }
             let status = await DumpArticleMode(
-                inputs: inputs, pageURL: pageURL, textOnly: textOnly, outputDirectory: outputDirectory,
+                inputs: inputs, pageURL: pageURL, pageURLs: pageURLs, textOnly: textOnly, outputDirectory: outputDirectory,
                 sourceLanguage: sourceLanguage,
                 fetcherConfiguration: try dumpFetcherConfiguration(inputs, networks: networks)).run()
             if status != 0 { throw ExitCode(status) }

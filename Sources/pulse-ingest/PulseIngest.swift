@@ -93,7 +93,8 @@ struct PulseIngest: AsyncParsableCommand {
     var outputDirectory: String?
 
     @Option(name: .customLong("files-from"), help: ArgumentHelp(
-        "With --dump-feed / --dump-article: read more inputs from this file, one per line ('-' for standard input).",
+        "With --dump-feed / --dump-article: read more inputs from this file, one per line ('-' for standard input); "
+            + "with --dump-article a line may add a tab and that page's URL (as --url).",
         valueName: "path"))
     var filesFrom: String?
 

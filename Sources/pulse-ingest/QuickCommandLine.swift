@@ -163,7 +163,9 @@ OPTIONS:
   --out-dir <dir>         With --dump-article --text: write <basename>.txt per
                           input into this folder.
   --files-from <path>     With --dump-feed / --dump-article: read more inputs
-                          from this file, one per line ('-' for standard input).
+                          from this file, one per line ('-' for standard
+                          input); with --dump-article a line may add a tab and
+                          that page's URL (as --url).
   --source-language <code>
                           With --dump-article: the source's configured
                           language; prints the language the service would store.

@@ -78,3 +78,15 @@ python3 "$here/page-weight.py" "${pages[@]}" --out "$out/weighted/pages" || die 
 python3 "$here/article-bench.py" --binary "$bin" --python "$venv/bin/python" --pages "$out/weighted/pages" \
     --work "$out/weighted" ${scratch:+--scratch "$scratch"} --copies "${BENCH_COPIES:-20}" --runs "${BENCH_RUNS:-3}" \
     --gumbo "$out/gumbo-parse" --title "The same pages at a news site's weight (page-weight.py, ~150 KB each)"
+# The labelled development set beside the repository (../shared/data/extraction-dev, never copied
+# in): set-level F1, P, R and empty outputs for pulse-ingest and both peers, the pages by loss
+# class and where we lose most to the better peer. EXTRACTION_DEV names another copy of it.
+dev=${EXTRACTION_DEV:-$root/../shared/data/extraction-dev}
+if [ -f "$dev/pages.tsv" ]; then
+    echo
+    echo "== The development set ($dev)"
+    python3 "$here/extraction-dev.py" --binary "$bin" --data "$dev" --python "$venv/bin/python" \
+        --peer-cache "$out/extraction-dev-peers" --losses 25
+else
+    echo "bench: no development set at $dev (EXTRACTION_DEV): skipped" >&2
+fi

@@ -101,6 +101,12 @@ import Testing
         }
     }
 
+    @Test func aListLineSplitsIntoPathAndURLAtItsTab() {
+        #expect(Invocation.splitListedURL("dir/page.html") == ("dir/page.html", nil))
+        #expect(Invocation.splitListedURL("dir/page.html\thttps://example.com/a ") == ("dir/page.html", "https://example.com/a"))
+        #expect(Invocation.splitListedURL("page.html \t ") == ("page.html", nil))
+    }
+
     @Test func helpIsArgumentParsersOwnAtEightyColumns() {
         #expect(QuickCommandLine.parse(["--help"], helpWidth: { 80 }) == .help)
         #expect(QuickCommandLine.parse(["-h"], helpWidth: { 80 }) == .help)

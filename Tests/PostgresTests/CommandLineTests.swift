@@ -317,6 +317,28 @@ struct CommandLineTests {
         #expect(bad.status == 64 && bad.stderr.contains("two-letter"))
     }
 
+    /// A list line "PATH<TAB>URL" gives that page its own base URL (over `--url` and the page's
+    /// canonical link); a line without one keeps `--url`.
+    @Test func dumpArticleListLinesCarryTheirOwnURL() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("listed-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var paths: [String] = []
+        for number in 1...2 {
+            let path = folder.appendingPathComponent("page\(number).html").path
+            try Self.articlePage(number).write(toFile: path, atomically: true, encoding: .utf8)
+            paths.append(path)
+        }
+        let list = folder.appendingPathComponent("list.txt").path
+        try "\(paths[0])\thttps://listed.example/a/story\n\(paths[1])\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let run = try await Self.run(["--dump-article", "--url", "https://given.example/b", "--files-from", list])
+        #expect(run.status == 0, "\(run.stderr)")
+        let images = try run.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["og_image"] as? String
+        }
+        #expect(images == ["https://listed.example/img/lead-1.jpg", "https://given.example/img/lead-2.jpg"])
+    }
+
     /// Inputs from a list file and from arguments mixed with options come out in order, one each.
     @Test func dumpArticleTakesInputsFromAListAndBetweenOptions() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inputs-\(UUID().uuidString.prefix(8))")

@@ -138,3 +138,25 @@ import Testing
         #expect(Extractor.base64PayloadLength(src) == expected)
     }
 }
+
+/// A post's own class list names its categories and tags; those names are the writer's words.
+struct TaxonomyClassTests {
+    @Test func categoryAndTagNamesLeaveAPostsClassList() {
+        #expect(DNode.withoutTaxonomy("post type-post category-social-media tag-comments hentry") == "post type-post hentry")
+        #expect(DNode.withoutTaxonomy("entry-category-brand entry-author-kevin entry") == "entry")
+        #expect(DNode.withoutTaxonomy("tag-list related") == "tag-list related", "no category name: a box of its own")
+        #expect(DNode.withoutTaxonomy("share-bar") == "share-bar")
+    }
+
+    /// A short post filed under "Social media" (TypePad's "entry-category-social_media") beside a
+    /// sidebar: the post went as a share bar ("social"), leaving the sidebar.
+    @Test func aPostFiledUnderASocialCategoryIsKept() throws {
+        let post = "<div class=\"entry-category-social_media entry-author-kd entry\"><h3>Brands are not people</h3>"
+            + "<div class=\"entry-body\"><p>Like any professional industry, social media discussions can become confrontational, and this week was no exception.</p>"
+            + "<p>It usually starts when someone makes a point and someone else splits hairs to make a counterpoint of their own.</p></div></div>"
+        let sidebar = "<div id=\"beta\">" + (0..<6).map { "<p>Sidebar note \($0): the archive holds every post since 2005, sorted by month and by topic, with a search box.</p>" }.joined() + "</div>"
+        let text = try #require(try extract(page(title: "Brands are not people", body: "<div id=\"alpha\">\(post)</div>\(sidebar)"))).text
+        #expect(text.contains("social media discussions can become confrontational"))
+        #expect(!text.contains("Sidebar note"))
+    }
+}

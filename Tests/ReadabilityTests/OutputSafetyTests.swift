@@ -29,6 +29,13 @@ struct OutputSafetyTests {
         #expect(article.text.contains("let x = 1\nlet y = 2"))
     }
 
+    /// A recipe roundup's "<span>Name</span><img><text>": the image keeps the words apart.
+    @Test func anImageBetweenTwoWordsSeparatesThem() throws {
+        let item = "<p><span>Baked Squash</span><img src='/squash.jpg' width='500'>Roast the squash until soft, then fill it with the spiced turkey.</p>"
+        let article = try #require(try extract(page(body: "<div class='story'>\(item)\(fillerParagraphs())</div>")))
+        #expect(article.text.contains("Baked Squash Roast the squash"))
+    }
+
     @Test func controlAndBidiCharactersAreRemovedFromText() throws {
         let html = page(body: "<div class='story'><p>Safe\u{202E}txt\u{200F} and\u{0007}bell &#x2066;iso.</p>\(fillerParagraphs())</div>")
         let article = try #require(try extract(html))

@@ -22,6 +22,70 @@ struct PrecisionRuleTests {
         #expect(text.hasPrefix("By the end of the year"))
     }
 
+    /// The headline repeated in bold above the text goes; a bold name inside the first sentence
+    /// that reads like the headline is a word of that sentence.
+    @Test func aTitleRepeatGoesABoldNameInASentenceStays() throws {
+        let repeated = try Self.text("<p><b>Council approves the harbour plan</b></p>\(Self.article)")
+        #expect(!repeated.contains("approves the harbour plan"))
+        let inline = try Self.text("<p>In a vote on Tuesday, the <strong>Council approves the harbour plan</strong> motion passed by nine votes to two, after a long debate.</p>\(Self.article)")
+        #expect(inline.hasPrefix("In a vote on Tuesday, the Council approves the harbour plan motion passed"))
+    }
+
+    /// A quote the markup sets inside a paragraph (`<span><blockquote>` between `<br>` lines joins
+    /// the paragraph around it) is that paragraph's text, not a pull quote repeating it.
+    @Test func aQuoteInsideItsParagraphIsNoPullQuote() throws {
+        let quote = "We had already been looking at rings, so I wanted the time and the place to be a surprise"
+        let text = try Self.text("""
+            \(Self.article)<div>The winner had this to say about the engagement:<br>\
+            <span><blockquote>\(quote).</blockquote></span><br>The wedding is planned for September.</div>
+            """)
+        #expect(text.contains(quote))
+    }
+
+    /// Old markup wraps a subheading's words in `<p><b><font>`: the line and its wrappers are one
+    /// line, not a repeat (the repeat rule took the words out of the heading).
+    @Test func aSubheadingInsideItsWrappersIsNoRepeat() throws {
+        let text = try Self.text("""
+            <p><b><font size="2">What happens to the old quay?</font></b></p>\(fillerParagraphs(2))
+            <p><b><font size="2">When will the works begin?</font></b></p>\(fillerParagraphs(2))
+            """)
+        #expect(text.contains("What happens to the old quay?") && text.contains("When will the works begin?"))
+    }
+
+    /// A blog post's filing lines go; a sentence that starts like one, mid-article, stays.
+    @Test func filingLinesGoASentenceLikeThemStays() throws {
+        let text = try Self.text("""
+            \(Self.article)<p>Posted in the harbour office on Monday, the notice gave residents until June to object to the plan.</p>
+            \(fillerParagraphs(2))<p>Tags: harbour, council, planning</p>
+            <p>This entry was posted on Tuesday, May 14th, 2024 at 10:12 am and is filed under Local news. \
+            You can follow any responses to this entry through the RSS 2.0 feed.</p>
+            """)
+        #expect(text.contains("Posted in the harbour office on Monday"))
+        #expect(!text.contains("Tags:") && !text.contains("This entry was posted"))
+    }
+
+    /// The author's box under a post, whatever the theme calls it ("author_info", "postauthor").
+    @Test(arguments: ["author_info", "postauthor", "post-author", "about_author"])
+    func theAuthorBoxUnderAPostGoes(_ name: String) throws {
+        let bio = "<div class=\"\(name)\"><p>Maria Keller is a science writer who has covered the harbour, the council and the weather for twenty years, and she bakes bread.</p></div>"
+        let text = try #require(try extract(page(title: "Council approves the harbour plan",
+                                                 body: "<div><article>\(Self.article)\(fillerParagraphs(3))</article>\(bio)</div>"))).text
+        #expect(text.contains(filler[0]) && !text.contains("bakes bread"))
+    }
+
+    /// A newsletter sign-up line and a print-edition line after the article go; a newsletter the
+    /// article talks about stays.
+    @Test func trailingSignUpAndPrintLinesGo() throws {
+        let text = try Self.text("""
+            <p>The harbour board's own newsletter first reported the plan to widen the quay, in March, to little notice.</p>
+            \(Self.article)\(fillerParagraphs(2))
+            <p>A version of this article appeared in print on 05/14/2024, on page A6 with the headline: Harbour plan approved.</p>
+            <p>The week's council news every Friday, in your inbox: try our free newsletter.</p>
+            """)
+        #expect(text.contains("own newsletter first reported the plan"))
+        #expect(!text.contains("appeared in print") && !text.contains("try our free newsletter"))
+    }
+
     @Test func galleryChromeCaptionsAndPullQuotesGo() throws {
         let quote = "We had ten minutes to get the children in the car"
         let text = try Self.text("""

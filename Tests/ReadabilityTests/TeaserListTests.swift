@@ -67,6 +67,34 @@ struct TeaserListTests {
         #expect(!text.contains("Teaser headline") && !text.contains(Self.teaserSummary))
     }
 
+    /// Cards whose headline link stands on a line of its own above a date and a summary, and
+    /// cards whose headline is plain text with a "Read more..." link into the site.
+    @Test(arguments: ["standalone", "read more"])
+    func cardsWithAStandaloneHeadlineOrAReadMoreLinkAreTeasers(_ style: String) throws {
+        let cards = (0..<12).map { index in
+            style == "standalone"
+                ? "<div><div><a href=\"/news/\(index)\">\(Self.teaserHeadline(index))</a></div><div>updated 9:4\(index) AM, Wed</div><div>\(Self.teaserSummary)</div></div>"
+                : "<li><h4>\(Self.teaserHeadline(index))</h4><p>\(Self.teaserSummary) <a href=\"/news/\(index)\">Read more...</a></p><p>2012-11-0\(index + 1)</p></li>"
+        }.joined()
+        let rail = style == "standalone" ? "<div>\(cards)</div>" : "<ul>\(cards)</ul>"
+        let text = try Self.text(Self.shortArticle + rail)
+        #expect(text.contains("fourteen shipwrecks") && text.contains("divers have found timbers"))
+        #expect(!text.contains("Teaser headline") && !text.contains(Self.teaserSummary))
+    }
+
+    /// A sidebar holding a rail among other things (dividers, a poll, a note): the teasers go, the
+    /// rest is left to the other rules.
+    @Test func aContainerOfMostlyTeasersLosesTheTeasersOnly() throws {
+        let cards = (0..<5).map { index in
+            "<div><h3><a href=\"/news/\(index)\">\(Self.teaserHeadline(index))</a></h3><p>\(Self.teaserSummary)</p></div><div class=\"divider\"></div>"
+        }.joined()
+        let others = "<div><p>Which harbour walk do you like best? The old quay, the new pier or the lighthouse path.</p></div>"
+            + "<div><p>Our archive volunteers meet on Thursdays in the reading room of the town library.</p></div>"
+        let node = try #require(try Self.firstNode("div", "<div>\(cards)\(others)</div>\(Self.shortArticle)"))
+        let rail = try #require(node.extractor.teaserRail(node.list))
+        #expect(rail.teasers.count == 5 && !rail.isWhole, "dividers do not count; the two notes do")
+    }
+
     /// A roundup whose entries each link to their subject: the entries are stories, not teasers.
     @Test func aRoundupOfLongEntriesStays() throws {
         let entries = (0..<6).map { index in

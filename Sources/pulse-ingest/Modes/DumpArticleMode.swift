@@ -11,6 +11,8 @@ import HTTPFetcher
 struct DumpArticleMode {
     let inputs: [String]
     let pageURL: String?
+    /// Per input (when given): a `--files-from` line's own URL, which wins over `pageURL`.
+    var pageURLs: [String?] = []
     let textOnly: Bool
     let outputDirectory: String?
     /// The source language the service would fall back to; nil prints only detected languages.
@@ -48,7 +50,8 @@ struct DumpArticleMode {
             func startNext() {
                 let index = started
                 started += 1
-                group.addTask { (index, await process(inputs[index], fetcher: fetcher)) }
+                let listedURL = index < pageURLs.count ? pageURLs[index] : nil
+                group.addTask { (index, await process(inputs[index], pageURL: listedURL ?? pageURL, fetcher: fetcher)) }
             }
             while started < workers { startNext() }
             for await (index, outcome) in group {
@@ -127,7 +130,7 @@ struct DumpArticleMode {
         return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
     }
 
-    private func process(_ input: String, fetcher: HTTPFetcher?) async -> Outcome {
+    private func process(_ input: String, pageURL: String?, fetcher: HTTPFetcher?) async -> Outcome {
         var url = pageURL
         var contentType: String?
         do {
