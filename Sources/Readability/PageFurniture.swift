@@ -35,8 +35,10 @@ extension Extractor {
     /// footer of every post. The labelled forms ("Tags:") go anywhere; the sentence forms only in
     /// the trailing window, as an article sentence may start "Posted in ...".
     static func isTaxonomyLine(_ lowered: String, trailing: Bool) -> Bool {
-        let start = lowered.drop { !$0.isLetter }
-        return taxonomyLabels.matchStart(of: String(start)) || (trailing && taxonomySentences.matchStart(of: String(start)))
+        // Past leading punctuation ("| Tags: ..."), on the bytes while they are ASCII non-letters.
+        let skipped = lowered.utf8.prefix { $0 < 0x80 && $0 &- 0x61 >= 26 }.count
+        let start = skipped == 0 ? lowered : String(lowered.utf8.dropFirst(skipped))!
+        return taxonomyLabels.matchStart(of: start) || (trailing && taxonomySentences.matchStart(of: start))
     }
 
     static let taxonomyLabels = LiteralPrefixes([

@@ -36,11 +36,7 @@ extension Extractor {
         let img = node.countElements("img")
         let li = node.countElements("li") - 100
         // Hidden inputs show nothing: ASP.NET and CMS forms carry a dozen around their text.
-        var input = 0
-        node.forEachDescendant { child in
-            if child.tag == "input", child.isElement, child.attribute("type")?.lowercased() != "hidden" { input += 1 }
-            return true
-        }
+        let input = node.elements("input").reduce(0) { $0 + ($1.attribute("type")?.lowercased() == "hidden" ? 0 : 1) }
         let headingDensity = textDensity(node, Self.headingTags)
 
         var embedCount = 0
