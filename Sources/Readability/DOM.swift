@@ -204,12 +204,14 @@ final class DNode {
         parent.insertBefore(replacement, anchor)
     }
 
-    /// Whether `node` lies inside this element, looking no higher than `root`.
-    func isAncestor(of node: DNode, within root: DNode) -> Bool {
+    /// Whether `node` lies inside this element, looking no higher than `root` nor more than
+    /// `levels` up (the wrappers of one line: `<p><b><font>`), so asking it of every line of a
+    /// deep page stays linear.
+    func isAncestor(of node: DNode, within root: DNode, levels: Int = 4) -> Bool {
         var current = node.parent
-        while let ancestor = current {
+        for _ in 0..<levels {
+            guard let ancestor = current, ancestor !== root else { return false }
             if ancestor === self { return true }
-            if ancestor === root { return false }
             current = ancestor.parent
         }
         return false

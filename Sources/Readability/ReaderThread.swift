@@ -59,7 +59,7 @@ extension Extractor {
         body.forEachDescendant { node in
             // The same walk finds the thread titles (`markThreadTitles`).
             if node.kind == .text {
-                if let title = threadTitleCandidate(holding: node, in: body), titles.last !== title { titles.append(title) }
+                if let title = threadTitleCandidate(holding: node, in: body) { titles.append(title) }
                 return true
             }
             guard node.isElement, Self.isReplyControlTag(node.tag), isReplyControl(node) else { return true }
@@ -238,8 +238,10 @@ extension Extractor {
               Self.mayNameThread(text.text) else { return nil }
         var holder = text.parent
         while let current = holder, current !== body, !Self.threadTitleTags.contains(current) { holder = current.parent }
-        guard let holder, holder !== body,
-              holder.textPrefix(Self.railTitleMaximumLength + 1).utf8.count <= Self.railTitleMaximumLength else { return nil }
+        guard let holder, holder !== body, holder !== lastTitleHolder else { return nil }
+        // Each holder is read once, however many of its text nodes name a thread word.
+        lastTitleHolder = holder
+        guard holder.textPrefix(Self.railTitleMaximumLength + 1).utf8.count <= Self.railTitleMaximumLength else { return nil }
         return holder
     }
 
