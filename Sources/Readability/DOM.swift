@@ -61,6 +61,8 @@ final class DNode {
     /// The parsed document's node this element was built from (-1 for elements made later): the
     /// same element in every grab attempt, each of which rebuilds the tree.
     let sourceIndex: Int32
+    /// A `<p>` of the markup that `replaceBrs` made a `<div>` (it came to hold paragraphs).
+    var wasParagraph = false
     /// The node is a thread's title or follows one in its container (see `markThreadAfterTitle`).
     var followsThreadTitle = false
     /// The element is, or holds, a reply control of a reader thread (see `markReplyControls`).

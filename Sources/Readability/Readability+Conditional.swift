@@ -8,7 +8,9 @@ extension Extractor {
 
     func cleanConditionally(_ root: DNode, _ tag: String) {
         guard flags.contains(.cleanConditionally) else { return }
-        for node in root.elements(tag).reversed() where node.parent != nil {
+        // A paragraph of the markup that came to hold `<br><br>` paragraphs is a `<div>` only by
+        // `replaceBrs`' rewrite: its links are a sentence's, not a container's menu.
+        for node in root.elements(tag).reversed() where node.parent != nil && !node.wasParagraph {
             if arena.meter.exhausted { return }
             if shouldRemoveConditionally(node, tag) { node.remove() }
         }
