@@ -119,20 +119,26 @@ extension Extractor {
     func teaserRail(_ node: DNode) -> (teasers: [DNode], isWhole: Bool)? {
         guard Self.teaserListTags.contains(node), node.elementChildCount >= Self.teaserListMinimumItems else { return nil }
         var items = 0
-        var teasers: [DNode] = []
+        var teasers = 0
         var child = node.firstElementChild
         while let item = child {
             switch teaserKind(item) {
-            case .teaser: teasers.append(item); items += 1
+            case .teaser: teasers += 1; items += 1
             case .other: items += 1
             case .blank: break
             }
             child = item.nextElementSibling
         }
-        guard teasers.count >= Self.teaserListMinimumItems else { return nil }
-        if teasers.count * 5 >= items * 4 { return (teasers, true) }
-        if teasers.count * 2 >= items { return (teasers, false) }
-        return nil
+        guard teasers >= Self.teaserListMinimumItems, teasers * 2 >= items else { return nil }
+        if teasers * 5 >= items * 4 { return ([], true) }
+        // Collected only for a rail that is part of its container (rare): each item is asked again.
+        var found: [DNode] = []
+        child = node.firstElementChild
+        while let item = child {
+            if teaserKind(item) == .teaser { found.append(item) }
+            child = item.nextElementSibling
+        }
+        return (found, false)
     }
 
     /// What a thread's title is set in: a heading, or a block or bold run of its own

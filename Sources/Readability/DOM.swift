@@ -61,6 +61,8 @@ final class DNode {
     /// The parsed document's node this element was built from (-1 for elements made later): the
     /// same element in every grab attempt, each of which rebuilds the tree.
     let sourceIndex: Int32
+    /// A `<p>` of the markup that `replaceBrs` made a `<div>` (it came to hold paragraphs).
+    var wasParagraph = false
     /// The node is a thread's title or follows one in its container (see `markThreadAfterTitle`).
     var followsThreadTitle = false
     /// The element is, or holds, a reply control of a reader thread (see `markReplyControls`).
@@ -204,12 +206,14 @@ final class DNode {
         parent.insertBefore(replacement, anchor)
     }
 
-    /// Whether `node` lies inside this element, looking no higher than `root`.
-    func isAncestor(of node: DNode, within root: DNode) -> Bool {
+    /// Whether `node` lies inside this element, looking no higher than `root` nor more than
+    /// `levels` up (the wrappers of one line: `<p><b><font>`), so asking it of every line of a
+    /// deep page stays linear.
+    func isAncestor(of node: DNode, within root: DNode, levels: Int = 4) -> Bool {
         var current = node.parent
-        while let ancestor = current {
+        for _ in 0..<levels {
+            guard let ancestor = current, ancestor !== root else { return false }
             if ancestor === self { return true }
-            if ancestor === root { return false }
             current = ancestor.parent
         }
         return false

@@ -35,8 +35,10 @@ extension Extractor {
     /// footer of every post. The labelled forms ("Tags:") go anywhere; the sentence forms only in
     /// the trailing window, as an article sentence may start "Posted in ...".
     static func isTaxonomyLine(_ lowered: String, trailing: Bool) -> Bool {
-        let start = lowered.drop { !$0.isLetter }
-        return taxonomyLabels.matchStart(of: String(start)) || (trailing && taxonomySentences.matchStart(of: String(start)))
+        // Past leading punctuation ("| Tags: ..."), on the bytes while they are ASCII non-letters.
+        let skipped = lowered.utf8.prefix { $0 < 0x80 && $0 &- 0x61 >= 26 }.count
+        let start = skipped == 0 ? lowered : String(lowered.utf8.dropFirst(skipped))!
+        return taxonomyLabels.matchStart(of: start) || (trailing && taxonomySentences.matchStart(of: start))
     }
 
     static let taxonomyLabels = LiteralPrefixes([
@@ -294,9 +296,12 @@ extension Extractor {
         var paragraphIndex: [ObjectIdentifier: Int] = [:]
         for (index, node) in paragraphNodes.enumerated() { paragraphIndex[ObjectIdentifier(node)] = index }
         let holders = candidates.map { candidate in
+            // A few levels up: the paragraph holding a quote wraps it in a span or two. Deeper
+            // nesting is not looked through, so a page of nested quotes costs no more per quote.
             var held: Set<Int> = []
             var ancestor = candidate.0.parent
-            while let current = ancestor, current !== content {
+            for _ in 0..<Self.quoteHolderLevels {
+                guard let current = ancestor, current !== content else { break }
                 if let index = paragraphIndex[ObjectIdentifier(current)] { held.insert(index) }
                 ancestor = current.parent
             }
@@ -308,6 +313,8 @@ extension Extractor {
             candidate.remove()
         }
     }
+
+    static let quoteHolderLevels = 4
 
     /// Paragraph bytes the pull-quote rule searches per page, in all. A real article (a few
     /// headings, tens of kilobytes of text) needs well under 1 MB; a page of thousands of headings

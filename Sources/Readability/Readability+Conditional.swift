@@ -8,7 +8,9 @@ extension Extractor {
 
     func cleanConditionally(_ root: DNode, _ tag: String) {
         guard flags.contains(.cleanConditionally) else { return }
-        for node in root.elements(tag).reversed() where node.parent != nil {
+        // A paragraph of the markup that came to hold `<br><br>` paragraphs is a `<div>` only by
+        // `replaceBrs`' rewrite: its links are a sentence's, not a container's menu.
+        for node in root.elements(tag).reversed() where node.parent != nil && !node.wasParagraph {
             if arena.meter.exhausted { return }
             if shouldRemoveConditionally(node, tag) { node.remove() }
         }
@@ -36,11 +38,7 @@ extension Extractor {
         let img = node.countElements("img")
         let li = node.countElements("li") - 100
         // Hidden inputs show nothing: ASP.NET and CMS forms carry a dozen around their text.
-        var input = 0
-        node.forEachDescendant { child in
-            if child.tag == "input", child.isElement, child.attribute("type")?.lowercased() != "hidden" { input += 1 }
-            return true
-        }
+        let input = node.elements("input").reduce(0) { $0 + ($1.attribute("type")?.lowercased() == "hidden" ? 0 : 1) }
         let headingDensity = textDensity(node, Self.headingTags)
 
         var embedCount = 0

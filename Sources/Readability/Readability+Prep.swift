@@ -85,7 +85,7 @@ extension Extractor {
                 next = sibling
             }
             while let last = p.lastChild, isWhitespace(last) { last.remove() }
-            if let parent = p.parent, parent.tag == "p" { parent.tag = "div" }
+            if let parent = p.parent, parent.tag == "p" { parent.tag = "div"; parent.wasParagraph = true }
         }
     }
 

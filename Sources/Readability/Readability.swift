@@ -80,6 +80,8 @@ final class Extractor {
     /// The longest pick of the attempts with class weights whose own class or id named it the
     /// article: its element (`sourceIndex`) and the text it gave (see `isAstrayRetry`).
     var namedArticle: (element: Int32, length: Int)?
+    /// The element last read as a possible thread title (see `threadTitleCandidate`).
+    var lastTitleHolder: DNode?
     /// Some element of the page is marked as a thread or its title (see `markThreadAfterTitle`).
     var hasThreadMarks = false
     /// Nodes the teaser-rail rule looked at before deciding (`isTeaser`); read by its worst-case test.

@@ -59,7 +59,7 @@ extension Extractor {
         body.forEachDescendant { node in
             // The same walk finds the thread titles (`markThreadTitles`).
             if node.kind == .text {
-                if let title = threadTitleCandidate(holding: node, in: body), titles.last !== title { titles.append(title) }
+                if let title = threadTitleCandidate(holding: node, in: body) { titles.append(title) }
                 return true
             }
             guard node.isElement, Self.isReplyControlTag(node.tag), isReplyControl(node) else { return true }
@@ -112,13 +112,27 @@ extension Extractor {
             if current.prev != nil || current.next != nil {
                 return [current.prev, current.next].contains { sibling in
                     guard let sibling, sibling.kind == .text else { return false }
-                    return sibling.text.unicodeScalars.contains(where: \.properties.isAlphabetic)
+                    return Self.hasLetter(sibling.text)
                 }
             }
             guard let parent = current.parent else { return false }
             current = parent
         }
         return false
+    }
+
+    /// Whether `text` holds a letter: ASCII text on its bytes (the Unicode property tables cost
+    /// more than the rest of the teaser and reply rules), other text by its scalars' properties.
+    static func hasLetter(_ text: String) -> Bool {
+        let ascii = TextScan.withBytes(text) { bytes -> Bool? in
+            var allASCII = true
+            for byte in bytes {
+                if byte >= 0x80 { allASCII = false; continue }
+                if (byte | 0x20) &- 0x61 < 26 { return true }
+            }
+            return allASCII ? false : nil
+        }
+        return ascii ?? text.unicodeScalars.contains(where: \.properties.isAlphabetic)
     }
 
     /// "Reply", " ↩ reply ", "REPLY »": the word with whatever symbols and spaces surround it.
@@ -183,37 +197,51 @@ extension Extractor {
         return threadFormTitles.matchStart(of: lowered.split { !$0.isLetter }.joined(separator: " "))
     }
 
-    /// Whether `text` holds the stem of a thread word ("comment", "respon", "repl", ...) in lower
-    /// case, capitalised or in capitals: the cheap test, one pass over the bytes, that most text
-    /// fails before `isThreadTitle` reads its words.
+    /// Whether `text` holds the stem of a thread word ("comment", "respon", "repl", ...), in any
+    /// ASCII case, in its first bytes: the cheap test that most text fails before
+    /// `isThreadTitle` reads its words. The thread word comes in a title's first words
+    /// ("Comments", "92 Responses to ...", "Schreibe einen Kommentar"). Every short text node of
+    /// the page is asked, so it is a plain loop: a keyword list's setup per call was most of it.
     static func mayNameThread(_ text: String) -> Bool {
         TextScan.withBytes(text) { bytes in
-            // The thread word comes in a title's first words ("Comments", "92 Responses to ...",
-            // "Schreibe einen Kommentar"): only the first bytes after the leading spaces are read.
-            guard let start = bytes.firstIndex(where: { $0 > 0x20 }) else { return false }
-            let end = min(bytes.count, start + threadStemWindow)
-            return threadStems.matches(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            var index = 0
+            while index < bytes.count, bytes[index] <= 0x20 { index += 1 }
+            let end = min(bytes.count, index + threadStemWindow)
+            while index < end {
+                let byte = bytes[index] | 0x20
+                // The stems start with c, r, t, p or k.
+                if byte == 0x63 || byte == 0x72 || byte == 0x74 || byte == 0x70 || byte == 0x6B {
+                    for stem in threadStems where stem[0] == byte && index + stem.count <= bytes.count {
+                        var offset = 1
+                        while offset < stem.count, bytes[index + offset] | 0x20 == stem[offset] { offset += 1 }
+                        if offset == stem.count { return true }
+                    }
+                }
+                index += 1
+            }
+            return false
         }
     }
 
     static let threadStemWindow = 32
-
-    static let threadStems = Regexps.Keywords(
-        ["comment", "coment", "respon", "repl", "trackback", "pingback", "kommentar", "reacties"].flatMap { stem in
-            [stem, stem.prefix(1).uppercased() + stem.dropFirst(), stem.uppercased()]
-        })
+    static let threadStems: [[UInt8]] = ["comment", "coment", "respon", "repl", "reacties", "trackback", "pingback", "kommentar"]
+        .map { Array($0.utf8) }
 
     /// The element a thread title may stand in, found from its text: each text node is read once
     /// (during `markReplyControls`' walk), and only one naming a thread word leads to the element
     /// around it (the nearest heading, block or bold run), read up to a title's length. Measuring
     /// every block's text instead cost a walk of its subtree per block.
     func threadTitleCandidate(holding text: DNode, in body: DNode) -> DNode? {
-        // A title's own text is short: a paragraph's text node is passed over unread.
-        guard text.text.utf8.count <= 4 * Self.railTitleMaximumLength, Self.mayNameThread(text.text) else { return nil }
+        // A title's own text is short: a paragraph's text node is passed over unread, and so is a
+        // link's (a title that is a link jumps to the thread; it titles nothing).
+        guard text.text.utf8.count <= 4 * Self.railTitleMaximumLength, text.parent?.tag != "a",
+              Self.mayNameThread(text.text) else { return nil }
         var holder = text.parent
         while let current = holder, current !== body, !Self.threadTitleTags.contains(current) { holder = current.parent }
-        guard let holder, holder !== body,
-              holder.textPrefix(Self.railTitleMaximumLength + 1).utf8.count <= Self.railTitleMaximumLength else { return nil }
+        guard let holder, holder !== body, holder !== lastTitleHolder else { return nil }
+        // Each holder is read once, however many of its text nodes name a thread word.
+        lastTitleHolder = holder
+        guard holder.textPrefix(Self.railTitleMaximumLength + 1).utf8.count <= Self.railTitleMaximumLength else { return nil }
         return holder
     }
 

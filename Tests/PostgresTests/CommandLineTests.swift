@@ -234,16 +234,21 @@ struct CommandLineTests {
             """
     }
 
+    /// `articlePage(n)` for each number, written into `folder` under `name(n)`; their paths.
+    static func writeArticlePages(_ numbers: ClosedRange<Int>, into folder: URL,
+                                  name: (Int) -> String = { "page\($0).html" }) throws -> [String] {
+        try numbers.map { number in
+            let path = folder.appendingPathComponent(name(number)).path
+            try articlePage(number).write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+    }
+
     @Test func dumpArticleKeepsInputOrderAndExits65OnUnreadableInput() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("article-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        var inputs: [String] = []
-        for number in 1...6 {
-            let path = folder.appendingPathComponent("page-\(number).html").path
-            try Self.articlePage(number).write(toFile: path, atomically: true, encoding: .utf8)
-            inputs.append(path)
-        }
+        var inputs = try Self.writeArticlePages(1...6, into: folder, name: { "page-\($0).html" })
         inputs.insert(folder.appendingPathComponent("missing.html").path, at: 3)
 
         let run = try await Self.run(["--dump-article"] + inputs)
@@ -323,12 +328,7 @@ struct CommandLineTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("listed-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        var paths: [String] = []
-        for number in 1...2 {
-            let path = folder.appendingPathComponent("page\(number).html").path
-            try Self.articlePage(number).write(toFile: path, atomically: true, encoding: .utf8)
-            paths.append(path)
-        }
+        let paths = try Self.writeArticlePages(1...2, into: folder)
         let list = folder.appendingPathComponent("list.txt").path
         try "\(paths[0])\thttps://listed.example/a/story\n\(paths[1])\n".write(toFile: list, atomically: true, encoding: .utf8)
         let run = try await Self.run(["--dump-article", "--url", "https://given.example/b", "--files-from", list])
@@ -345,12 +345,7 @@ struct CommandLineTests {
         let out = folder.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        var paths: [String] = []
-        for number in 1...6 {
-            let path = folder.appendingPathComponent("page\(number).html").path
-            try Self.articlePage(number).write(toFile: path, atomically: true, encoding: .utf8)
-            paths.append(path)
-        }
+        let paths = try Self.writeArticlePages(1...6, into: folder)
         let list = folder.appendingPathComponent("list.txt").path
         try (paths[3...].joined(separator: "\n") + "\n\n").write(toFile: list, atomically: true, encoding: .utf8)
         // Options between the paths, value-taking ones included, must not swallow or become inputs.

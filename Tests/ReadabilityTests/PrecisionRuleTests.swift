@@ -86,6 +86,17 @@ struct PrecisionRuleTests {
         #expect(!text.contains("appeared in print") && !text.contains("try our free newsletter"))
     }
 
+    /// A paragraph split by `<br><br>` (its first line a linked source) is still a paragraph: its
+    /// links do not make it a link-dense container to clean away.
+    @Test func aParagraphSplitByLineBreaksKeepsItsLinkedSentence() throws {
+        let text = try Self.text("""
+            <p><em><a href="https://gazette.example.org/harbour">Harbour Gazette</a></em><br><br>The next issue will \
+            carry a <a href="https://gazette.example.org/plan">drawing of the quay as the plan would leave it</a>, the \
+            editor said.</p>\(Self.article)
+            """)
+        #expect(text.contains("The next issue will carry a drawing of the quay"))
+    }
+
     @Test func galleryChromeCaptionsAndPullQuotesGo() throws {
         let quote = "We had ten minutes to get the children in the car"
         let text = try Self.text("""

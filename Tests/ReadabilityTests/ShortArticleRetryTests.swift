@@ -37,7 +37,7 @@ struct ShortArticleRetryTests {
             "Copper tape works for a while, but beer traps, wool pellets and a torch at night did more for my lettuces than anything else.",
         ]
         let comment = "<div id=\"comments\"><ol class=\"commentlist\"><li class=\"comment\"><div class=\"comment-text\"><cite>Visitor</cite>"
-            + sentences.map { "<p>\($0)</p>" }.joined() + "</div></li></ol></div>"
+            + paragraphs(sentences) + "</div></li></ol></div>"
         let text = try Self.text("<div id=\"main\"><div class=\"post\">\(Self.post)</div>\(comment)</div>")
         #expect(text.contains("beans finally came up") && text.contains("copper tape"))
         #expect(!text.contains("Visitor") && !text.contains("netting"))
@@ -63,10 +63,10 @@ struct ShortArticleRetryTests {
             "Plot holders may borrow the long-handled tools, the wheelbarrow and the big sieve.",
             "Our volunteers have grown on this hill for decades, and will answer questions about anything.",
             "The water troughs are filled on Mondays and Thursdays, weather permitting, all summer.",
-        ].map { "<p>\($0)</p>" }
+        ]
         let body = "<div id=\"wrap\"><div id=\"header\"><div><a href=\"/\">Home</a> <a href=\"/about\">About</a></div>"
-            + "<div id=\"main\">\(Self.post)</div></div><div class=\"widget\">\(widgets[0])\(widgets[1])</div>"
-            + "<div class=\"widget\">\(widgets[2])\(widgets[3])</div></div>"
+            + "<div id=\"main\">\(Self.post)</div></div><div class=\"widget\">\(paragraphs(widgets[..<2]))</div>"
+            + "<div class=\"widget\">\(paragraphs(widgets[2...]))</div></div>"
         let text = try Self.text(body)
         #expect(text.contains("beans finally came up") && text.contains("copper tape"))
         #expect(!text.contains("seed library") && !text.contains("water troughs"))

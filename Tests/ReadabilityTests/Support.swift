@@ -36,3 +36,8 @@ let filler = [
 func fillerParagraphs(_ count: Int = 4) -> String {
     (0..<count).map { "<p>\(filler[$0 % filler.count])</p>" }.joined()
 }
+
+/// Each text as a `<p>`.
+func paragraphs<Texts: Sequence<String>>(_ texts: Texts) -> String {
+    texts.map { "<p>\($0)</p>" }.joined()
+}

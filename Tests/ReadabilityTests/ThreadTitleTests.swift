@@ -90,4 +90,23 @@ struct ThreadTitleTests {
         let text = try Self.text("<div class=\"post\"><h4><a href=\"#comments\">3 Comments</a></h4>\(Self.post)</div>")
         #expect(text.contains("winter timetable") && text.contains("survey of passengers"))
     }
+
+    /// Divs nested 480 deep, each with twenty empty elements and the word "Comments": reading
+    /// every block's text would walk the tower once per level. Titles are found from the text
+    /// nodes, each element around one read once and only up to a title's length.
+    @Test func hostileNestingIsReadBoundedly() throws {
+        let level = "<div>" + String(repeating: "<i></i>", count: 20) + "Comments"
+        let html = page(title: "Why the ferry timetable changed",
+                        body: String(repeating: level, count: 480) + String(repeating: "</div>", count: 480))
+        let extractor = Extractor(document: try HTMLDocument.parse(html: html), url: "https://news.example.com/a", options: .init())
+        let body = try #require(extractor.body)
+        var nodes = 0
+        body.forEachDescendant { _ in nodes += 1; return true }
+        #expect(nodes >= 480 * 21)
+        let before = extractor.arena.meter.visits
+        extractor.markReplyControls(in: body)
+        let visits = extractor.arena.meter.visits - before
+        #expect(visits <= nodes * 24, "\(visits) visits for \(nodes) nodes")
+    }
 }
+
