@@ -3,9 +3,6 @@
 // Data flows one way: config -> scheduler -> fetch -> parse -> enrich -> store.
 import PackageDescription
 
-/// Where Debian's libxml2-dev puts its headers (`pkg-config --cflags libxml-2.0`).
-let libxml2Headers = ["-I/usr/include/libxml2"]
-
 let package = Package(
     name: "pulse-ingest",
     platforms: [.macOS(.v15)],
@@ -22,21 +19,16 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
-        // Thin C shims: module maps only (plus typed forwarders for curl's variadic calls).
-        // libcurl and libpq are opened on first use, not linked: they drag in ~20 libraries whose
-        // loading was half of the dump modes' start-up (Sources/CLazyLoad/lazy_load.c).
-        .target(name: "CLazyLoad"),
-        .target(name: "CCurl", dependencies: ["CLazyLoad"]),
-        .target(name: "CLibPQ", dependencies: ["CLazyLoad"]),
-        // libxml2 is opened on first use too (CLibXML2Functions), so its headers are found by path
-        // rather than through pkg-config, whose `-lxml2` would load it at every start.
-        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", providers: [.apt(["libxml2-dev"])]),
-        .target(name: "CLibXML2Functions", dependencies: ["CLibXML2", "CLazyLoad"],
-                cSettings: [.unsafeFlags(libxml2Headers)]),
+        // Thin C shims: module maps only (plus typed forwarders for curl's variadic calls), linked as
+        // pkg-config says.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // gumbo is linked statically (CGumboGuard says why); gumbo.h is in the default include path.
         .systemLibrary(name: "CGumbo", path: "Sources/CGumbo", providers: [.apt(["libgumbo-dev"])]),
         // libyaml, opened on first use too (CLibYAMLFunctions): the dump modes never read feeds.yaml.
         .systemLibrary(name: "CLibYAML", path: "Sources/CLibYAML", providers: [.apt(["libyaml-dev"])]),
+        .target(name: "CLazyLoad"),
         .target(name: "CLibYAMLFunctions", dependencies: ["CLibYAML", "CLazyLoad"]),
 
         // Values shared along the pipeline (no I/O).
@@ -60,9 +52,9 @@ let package = Package(
         // FeedParser's libxml2 set-up), every row validated by PulseConfig's source rules.
         .target(name: "SourceImport", dependencies: ["PulseConfig", "FeedParser", "PulseModel"]),
         // RSS/Atom with libxml2's streaming reader: formats, extensions, encodings, hostile-input guards.
-        .target(name: "FeedParser", dependencies: ["AddressPolicy", "CLibXML2", "CLibXML2Functions", "CanonicalURL", "WebText", "PulseModel"]),
+        .target(name: "FeedParser", dependencies: ["AddressPolicy", "CLibXML2", "CanonicalURL", "WebText", "PulseModel"]),
         // The one table of HTML named entities and the charset evidence shared by feeds and pages.
-        .target(name: "WebText", dependencies: ["CLibXML2", "CLibXML2Functions"]),
+        .target(name: "WebText", dependencies: ["CLibXML2"]),
         // libpq behind a small async API, one dedicated thread per connection.
         .target(name: "Postgres", dependencies: [
             "CLibPQ", "Threads", "PulseModel",
@@ -95,9 +87,12 @@ let package = Package(
         .target(name: "OpenGraph", dependencies: ["HTMLDocument", "CanonicalURL", "WebText", "PulseModel"]),
         // Mozilla Readability's algorithm on the gumbo tree, plus measured improvements.
         .target(name: "Readability", dependencies: ["HTMLDocument", "OpenGraph", "PulseModel"]),
-        // The only C++ in the project: extern "C" forwarders over CLD2 (Debian libcld2-dev), which
-        // is opened on first use with its full (~160-language) tables (pulse_cld2.cc says how).
-        .target(name: "CCLD2", dependencies: ["CLazyLoad"]),
+        // The only C++ in the project: extern "C" forwarders over CLD2 (Debian libcld2-dev). libcld2_full
+        // (the ~160-language tables only) comes first, so its tables take precedence over libcld2's
+        // small built-in ones (DetectionTests.fullTablesLoaded checks languages only they have).
+        .target(name: "CCLD2", linkerSettings: [
+            .unsafeFlags(["-Xlinker", "--no-as-needed"]), .linkedLibrary("cld2_full"), .linkedLibrary("cld2"),
+        ]),
         // Per-article language: title + summary + body start with CLD2, else the source's language.
         .target(name: "LanguageTagger", dependencies: ["CCLD2", "PulseModel"]),
         // One page fetch per article: og:image, readable body, language; used by ingest and --backfill.
@@ -131,7 +126,7 @@ let package = Package(
         .target(name: "LoopbackHTTPServer"),
 
         .executableTarget(name: "pulse-ingest", dependencies: [
-            "CLazyLoad", "Postgres", "Migrations", "ArticleStore", "PulseModel", "PulseConfig", "Ingestion",
+            "Postgres", "Migrations", "ArticleStore", "PulseModel", "PulseConfig", "Ingestion",
             "FeedParser", "HTTPFetcher", "AddressPolicy", "Daemon", "Scheduler", "Observability", "SystemdNotify", "Enrichment",
             "LanguageTagger", "SourceImport",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -139,19 +134,13 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ],
-        // The static Swift runtime links executables with -export-dynamic, which put all 15,000 of
-        // our public symbols in the dynamic table; the runtime's start-up (the backtracer finding
-        // its helper with dladdr) scans that table linearly, about 0.4 ms of every start of a dump
-        // mode. Nothing resolves our own symbols at run time (the C libraries are dlopen'ed by
-        // name, crash backtraces read the binary's full symbol table), so they are not exported.
-        //
         // mimalloc (Debian's libmimalloc2.0) replaces glibc's malloc for the whole process, the C
-        // libraries opened later included: it is in DT_NEEDED before libc, so its malloc and free
-        // are the ones every library binds to. An extraction allocates and frees per node, string
+        // libraries included: it is in DT_NEEDED before libc, so its malloc and free are the ones
+        // every library binds to. An extraction allocates and frees per node, string
         // and token; on the 340-page extraction bench, pinned to one core, it took 4-5% less CPU than
         // glibc tuned to keep its freed memory (mallopt, which this replaced), the daemon bench's
         // CPU and peak RSS stayed the same, and a start costs about 0.1 ms more (one small library).
-        linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"]), .linkedLibrary("mimalloc")]),
+        linkerSettings: [.linkedLibrary("mimalloc")]),
 
         // `make bench-language`: old and new language rules side by side on labelled texts.
         .executableTarget(name: "language-bench", dependencies: ["LanguageTagger"], path: "Sources/LanguageBench"),
@@ -185,17 +174,8 @@ let package = Package(
         // Everything that needs the real PostgreSQL, including `--once` end to end.
         .testTarget(name: "PostgresTests", dependencies: [
             "Postgres", "Migrations", "ArticleStore", "PulseModel", "Ingestion", "HTTPFetcher",
-            "LoopbackHTTPServer", "Daemon", "Scheduler", "Enrichment", "HTMLDocument", "OpenGraph",
+            "LoopbackHTTPServer", "Daemon", "Scheduler", "Enrichment", "HTMLDocument", "OpenGraph", "Threads",
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["Fixtures"]),
     ]
 )
-
-// Every Swift target gets libxml2's header path, not only the two that import CLibXML2: a target
-// that imports WebText or FeedParser (OpenGraph, Readability, Enrichment...) loads CLibXML2's
-// clang module too (their `internal import` does not spare non-resilient clients), and rebuilt
-// alone (an incremental build after WebText's module cache entry is gone) it failed with
-// "'libxml/xmlversion.h' file not found". /usr/include/libxml2 holds only `libxml/`.
-for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xcc"] + libxml2Headers)]
-}

@@ -38,6 +38,8 @@ public struct ArticleStore: Sendable {
     /// of every source of the daemon queueing behind the same backend.
     public let insertLanes: [PostgresConnection]
     private let nextLane = LaneCounter()
+    /// Pass logs whose closing failed (the database went away mid-pass), closed at the next open.
+    let unclosedLogs = UnclosedLogs()
     let logger: Logger
 
     /// `extraInsertConnections` more sessions, opened on first use with `connection`'s settings.

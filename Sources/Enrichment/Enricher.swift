@@ -6,6 +6,7 @@ import LanguageTagger
 import Logging
 import PulseModel
 import Synchronization
+import Threads
 
 /// One row to enrich, whether just inserted or found by `--backfill`.
 public struct EnrichmentTarget: Sendable, Equatable {

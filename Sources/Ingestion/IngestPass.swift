@@ -5,6 +5,7 @@ import FoundationEssentials
 import Glibc
 import HTTPFetcher
 import Enrichment
+import Threads
 import Logging
 import Postgres
 import Scheduler

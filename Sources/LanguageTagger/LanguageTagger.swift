@@ -27,11 +27,6 @@ public enum LanguageTagger {
     /// Upper bound for `detect` on arbitrary text (the three caps plus separators).
     public static let detectByteCap = titleByteCap + summaryByteCap + bodyByteCap + 2
 
-    /// Opens CLD2 now. It is opened by the first detection otherwise (so modes that never detect do
-    /// not load it); the service calls this at start, so a missing library stops it there, with a
-    /// message naming the package, rather than at its first article.
-    public static func loadDetector() { pulse_cld2_load() }
-
     /// Detects the language of plain text. Never uses hints: CLD2 scores es/pt/gl as one close
     /// set, and a hint for one member makes it answer that member for the others.
     public static func detect(_ text: String, rule: LanguageRule = .cld2Reliable) -> LanguageDetection {

@@ -2,7 +2,6 @@ import PulseModel
 import AddressPolicy
 import ArgumentParser
 import ArticleStore
-import CLazyLoad
 import FeedParser
 import FoundationEssentials
 import Glibc
@@ -12,44 +11,11 @@ import Logging
 import Observability
 import PulseConfig
 import SourceImport
+import Threads
 
-/// What the command line asks for, as plain values. `PulseIngest` (ArgumentParser) builds it for
-/// every shape of command line; `QuickCommandLine` builds it for the common shapes without
-/// ArgumentParser's reflection, which was most of a dump mode's start-up. Both then run this.
-struct Invocation: Equatable, Sendable {
-    var once = false
-    var backfill = false
-    var prune = false
-    var migrate = false
-    var checkConfig = false
-    var statusMode = false
-    var json = false
-    var importSources: String?
-    var exportSources = false
-    var format: String?
-    var defaultCategory: String?
-    var defaultLanguage: String?
-    var dumpFeed = false
-    var dumpArticle = false
-    var inputs: [String] = []
-    var pageURL: String?
-    var textOnly = false
-    var outputDirectory: String?
-    var filesFrom: String?
-    var sourceLanguage: String?
-    var dryRun = false
-    var sourceSlugs: [String] = []
-    var backfillKind = "all"
-    var limit = 1000
-    var baseURL: String?
-    var contentType: String?
-    var allowNetworks: String?
-    var configPath: String?
-    var logLevel: Logger.Level = .info
-    var logFormat: LogFormat = .text
-    var metricsAddress: String?
-
-    func validate() throws {
+/// What the flags mean together: which combinations are refused, and which mode runs.
+extension PulseIngest {
+    func validateCombination() throws {
         let modes = [once, backfill, prune, migrate, checkConfig, dumpFeed, dumpArticle, statusMode, importSources != nil,
                      exportSources].filter { $0 }.count
         if modes > 1 {
@@ -113,9 +79,6 @@ struct Invocation: Equatable, Sendable {
 
     /// Logging, the SSRF exemptions and the inputs, as every mode starts.
     private func start() throws -> (logger: Logger, networks: [CIDR], inputs: [String], pageURLs: [String?]) {
-        // getenv, not ProcessInfo's dictionary of the whole environment: building that was ~4% of
-        // a dump mode's start-up, and only these two variables matter here (nor a one-entry
-        // dictionary: the process's first [String: String] costs ~0.1 ms of generic metadata).
         let level = Self.environmentValue("PULSE_LOG_LEVEL").flatMap(Logger.Level.init(rawValue:)) ?? logLevel
         LoggingSetup.bootstrap(format: logFormat, level: level, runID: Self.newRunID(),
                                options: .detect(journalStream: Self.environmentValue("JOURNAL_STREAM")))
@@ -164,45 +127,17 @@ struct Invocation: Equatable, Sendable {
         }
     }
 
-    /// `--check-config` and `--dump-feed` of files need nothing asynchronous, so `main` runs them
-    /// where it is (the main thread) instead of on the concurrency pool: the pool's threads were
-    /// never started, about 1 ms of a small document's 6 ms from exec to exit.
-    var needsNoTasks: Bool {
-        checkConfig || (dumpFeed && !inputs.contains(where: DumpFeedMode.isURL))
-    }
-
-    /// Runs a `needsNoTasks` mode on the calling thread. Files (from the command line or a
-    /// `--files-from` list) are parsed several at once; when a list names a URL, the mode is
-    /// returned instead, for the caller to run the asynchronous way, which can fetch.
-    func runWithoutTasks() throws -> DumpFeedMode? {
-        let (logger, networks, inputs, _) = try start()
-        let status: Int32
-        if checkConfig {
-            status = CheckConfigMode(context: try RunContext(configPath: configPath, logger: logger)).run()
-        } else {
-            let mode = try dumpFeedMode(inputs, networks: networks)
-            if inputs.contains(where: DumpFeedMode.isURL) { return mode }
-            // Files only: no fetcher threads, and the parse threads end before the process does.
-            pulse_lazy_bind_on_call()
-            status = mode.runFiles()
-        }
-        if status != 0 { throw ExitCode(status) }
-        return nil
-    }
-
-    func run() async throws {
+    func runMode() async throws {
         let (logger, networks, inputs, pageURLs) = try start()
         if dumpFeed {
-            let status = try await dumpFeedMode(inputs, networks: networks).run()
+            let mode = try dumpFeedMode(inputs, networks: networks)
+            // Files alone are parsed several at once on threads of their own, off the pool.
+            let status = inputs.contains(where: DumpFeedMode.isURL)
+                ? await mode.run() : try await OffPool.run { mode.runFiles() }
             if status != 0 { throw ExitCode(status) }
             return
         }
         if dumpArticle {
-            // Files only: no fetcher threads, and the analysis threads end before the process
-            // does, so gumbo and CLD2 may bind each function on its first call, as `--dump-feed`
-            // of files does (binding libcld2 and its libstdc++ whole at open was 1% of a
-            // 68-page run).
-            if !inputs.contains(where: DumpArticleMode.isURL) { pulse_lazy_bind_on_call() }
             let status = await DumpArticleMode(
                 inputs: inputs, pageURL: pageURL, pageURLs: pageURLs, textOnly: textOnly, outputDirectory: outputDirectory,
                 sourceLanguage: sourceLanguage,
@@ -217,10 +152,6 @@ struct Invocation: Equatable, Sendable {
             return
         }
         let context = try RunContext(configPath: configPath, logger: logger)
-        if once || backfill || !(checkConfig || migrate || statusMode || prune || importSources != nil) {
-            // The modes that tag languages; the others never load CLD2. (gumbo is linked in.)
-            LanguageTagger.loadDetector()
-        }
 
         let status: Int32
         if checkConfig {

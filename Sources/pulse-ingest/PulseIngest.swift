@@ -144,72 +144,16 @@ struct PulseIngest: AsyncParsableCommand {
         valueName: "host:port"))
     var metricsAddress: String?
 
-    /// The parsed values, for `Invocation` to check and run.
-    var invocation: Invocation {
-        Invocation(once: once, backfill: backfill, prune: prune, migrate: migrate, checkConfig: checkConfig,
-                   statusMode: statusMode, json: json, importSources: importSources, exportSources: exportSources,
-                   format: format, defaultCategory: defaultCategory, defaultLanguage: defaultLanguage, dumpFeed: dumpFeed, dumpArticle: dumpArticle, inputs: inputs,
-                   pageURL: pageURL, textOnly: textOnly, outputDirectory: outputDirectory, filesFrom: filesFrom,
-                   sourceLanguage: sourceLanguage, dryRun: dryRun, sourceSlugs: sourceSlugs,
-                   backfillKind: backfillKind, limit: limit, baseURL: baseURL, contentType: contentType,
-                   allowNetworks: allowNetworks, configPath: configPath, logLevel: logLevel, logFormat: logFormat,
-                   metricsAddress: metricsAddress)
-    }
+    /// Checks that the flags go together (`Invocation.swift`), before anything runs.
+    func validate() throws { try validateCombination() }
 
-    func validate() throws { try invocation.validate() }
-
-    func run() async throws { try await invocation.run() }
-
-    /// The entry point: the common command lines skip ArgumentParser (`QuickCommandLine` says
-    /// why); the rest go to it, with many positional inputs kept away from it (`PositionalSplit`).
-    static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        switch QuickCommandLine.parse(arguments) {
-        case .help:
-            print(QuickCommandLine.helpText)
-            return
-        case .run(let invocation):
-            await run(invocation)
-            return
-        case nil:
-            break
-        }
-        let split = PositionalSplit.split(arguments)
+    /// Runs the mode, then ends the process the one way every mode ends (`ProcessEnd`): an exit
+    /// status from the mode is the process's; other errors are explained by ArgumentParser.
+    func run() async throws {
         do {
-            let command = try parseAsRoot(split.parse)
-            if let pulse = command as? PulseIngest {
-                var invocation = pulse.invocation
-                invocation.inputs += split.extra
-                await run(invocation)
-            } else if var asyncCommand = command as? AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                var command = command
-                try command.run()
-            }
-        } catch {
-            exit(withError: error)
-        }
-    }
-
-    /// An exit status ends the process (`ProcessEnd`); other errors are explained by ArgumentParser.
-    /// `--check-config` and `--dump-feed` of files run where `main` is, without tasks
-    /// (`Invocation.needsNoTasks`). On the main actor on purpose: a nonisolated async function
-    /// would run on the concurrency pool, starting its threads for nothing.
-    @MainActor private static func run(_ invocation: Invocation) async {
-        do {
-            if invocation.needsNoTasks {
-                if let fetching = try invocation.runWithoutTasks() {
-                    let status = await fetching.run()
-                    if status != 0 { throw ExitCode(status) }
-                }
-            } else {
-                try await invocation.run()
-            }
+            try await runMode()
         } catch let code as ExitCode {
             ProcessEnd.finish(code.rawValue)
-        } catch {
-            exit(withError: error)
         }
         ProcessEnd.finish(ExitStatus.success)
     }

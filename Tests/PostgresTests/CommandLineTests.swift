@@ -370,20 +370,6 @@ struct CommandLineTests {
         #expect(missing.status == 64 && missing.stderr.contains("cannot read"))
     }
 
-    /// `PositionalSplit.optionsTakingValues` must list every option that takes a value, or a path
-    /// after such an option would be parsed as its value.
-    @Test func positionalSplitKnowsEveryValueTakingOption() async throws {
-        let run = try await Self.run(["--experimental-dump-help"])
-        let root = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        let arguments = try #require((root["command"] as? [String: Any])?["arguments"] as? [[String: Any]])
-        let options = Set(arguments.filter { $0["kind"] as? String == "option" }
-            .compactMap { ($0["preferredName"] as? [String: Any])?["name"] as? String }.map { "--" + $0 })
-        #expect(options == ["--allow-networks", "--base-url", "--category", "--config", "--content-type", "--files-from",
-                            "--format", "--import-sources", "--kind", "--language", "--limit", "--log-format",
-                            "--log-level", "--metrics-address", "--out-dir", "--source", "--source-language", "--url"],
-                "update PositionalSplit.optionsTakingValues along with this list")
-    }
-
     static func makeDue(_ database: TestDatabase) async throws {
         let db = try await database.connect(serviceRole: false)
         try await db.query("UPDATE public.sources SET last_fetched_at = NULL, next_due_at = NULL", label: "make due")

@@ -104,4 +104,36 @@ struct FetchStateTests {
             await store.connection.close()
         }
     }
+
+    /// A pass whose log could not be closed (the database went away mid-pass) leaves no row
+    /// `running` forever: the next pass's open writes the kept summary first.
+    @Test func aLogThatCouldNotBeClosedIsClosedByTheNextPass() async throws {
+        try await TestDatabase.with { database in
+            let (store, _) = try await Seed.store(database, sources: [])
+            let first = try await store.openFetchLog()
+            let owner = try await database.connect(serviceRole: false)
+            try await owner.query("""
+                CREATE FUNCTION public.refuse_for_test() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN RAISE EXCEPTION 'refused for the test'; END $$
+                """, label: "refusing function")
+            try await owner.query("""
+                CREATE TRIGGER refuse BEFORE UPDATE ON public.fetch_logs FOR EACH ROW EXECUTE FUNCTION public.refuse_for_test();
+                """, label: "refuse updates")
+            var summary = FetchLogSummary()
+            summary.sourcesProcessed = 2
+            await #expect(throws: (any Error).self) { try await store.closeFetchLog(id: first, summary: summary) }
+            await #expect(throws: (any Error).self) { _ = try await store.openFetchLog() }
+            try await owner.query("DROP TRIGGER refuse ON public.fetch_logs", label: "allow updates")
+            await owner.close()
+            let second = try await store.openFetchLog()
+            let rows = try await store.connection.query(
+                "SELECT id::text, status, sources_processed FROM public.fetch_logs ORDER BY started_at, status",
+                label: "logs").rows
+            #expect(rows.count == 2, "a refused open must not leave a row: \(rows)")
+            #expect(rows.first { $0["id"] == first }?["status"] == "completed")
+            #expect(rows.first { $0["id"] == first }?.int("sources_processed") == 2)
+            #expect(rows.first { $0["id"] == second }?["status"] == "running")
+            await store.connection.close()
+        }
+    }
 }

@@ -6,6 +6,7 @@ import Ingestion
 import LoopbackHTTPServer
 import Postgres
 import PulseModel
+@testable import Threads
 import Synchronization
 import Testing
 

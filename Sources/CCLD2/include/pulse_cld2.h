@@ -24,10 +24,6 @@ int pulse_cld2_language_count(void);
 /// CLD2's code for table entry `index` (never NULL; "un" when out of range).
 const char *pulse_cld2_language_code(int index);
 
-/// Opens libcld2 (and its full tables) now; a missing library ends the process with a message
-/// naming its package. Otherwise they are opened by the first detection.
-void pulse_cld2_load(void);
-
 #ifdef __cplusplus
 }
 #endif

@@ -39,7 +39,7 @@ struct DumpFeedMode {
         return status
     }
 
-    /// Every input a file (`Invocation.needsNoTasks`): no tasks at all. Several files are
+    /// Every input a file (run off the pool, `OffPool`). Several files are
     /// independent documents, so they are parsed on every core at once, on Dispatch's worker
     /// threads rather than the Swift concurrency pool (reading a file blocks); the output keeps the
     /// order of the inputs, each document printed as soon as those before it are.

@@ -1,4 +1,4 @@
-import Enrichment
+import Threads
 import FoundationEssentials
 import Glibc
 

@@ -35,7 +35,7 @@ struct RunContext {
         configPath = path
         do {
             configuration = try ConfigLoader.load(path: path)
-            environment = try EnvironmentSettings(lookup: Invocation.environmentValue)
+            environment = try EnvironmentSettings(lookup: PulseIngest.environmentValue)
         } catch {
             Self.printError("\(error)")
             throw ExitCode(ExitStatus.usage)
@@ -48,7 +48,7 @@ struct RunContext {
         configPath = ""
         configuration = PulseConfiguration()
         do {
-            environment = try EnvironmentSettings(lookup: Invocation.environmentValue)
+            environment = try EnvironmentSettings(lookup: PulseIngest.environmentValue)
         } catch {
             Self.printError("\(error)")
             throw ExitCode(ExitStatus.usage)

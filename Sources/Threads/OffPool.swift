@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Threads
+
 import Synchronization
 
 /// Runs blocking work that cannot be interrupted (a gumbo or libxml2 parse of untrusted bytes)
