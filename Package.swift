@@ -12,7 +12,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Only for the config tests, as the oracle the YAML reader is compared with (not linked by the service).
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -23,6 +22,8 @@ let package = Package(
         // pkg-config says.
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // OpenSSL's libcrypto (libssl-dev, which libpq-dev brings) for SHA-256: url_hash and migration checksums.
+        .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // gumbo is linked statically (CGumboGuard says why); gumbo.h is in the default include path.
         .systemLibrary(name: "CGumbo", path: "Sources/CGumbo", providers: [.apt(["libgumbo-dev"])]),
@@ -40,7 +41,7 @@ let package = Package(
         // IP address parsing and the SSRF range policy, shared by the fetcher and stored-URL rules.
         .target(name: "AddressPolicy"),
         // URL canonicalisation bit-compatible with the old Go worker, and stored-URL rules.
-        .target(name: "CanonicalURL", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "CanonicalURL", dependencies: ["CLibCrypto"]),
         // libcurl's multi interface on one thread: caps, redirects re-checked, SSRF guard at connect.
         // Detached pthreads and a condition variable, for the blocking work kept off the cooperative pool.
         .target(name: "Threads"),
@@ -62,8 +63,7 @@ let package = Package(
         ]),
         // The schema as embedded SQL migrations, applied under an advisory lock.
         .target(name: "Migrations", dependencies: [
-            "Postgres",
-            .product(name: "Crypto", package: "swift-crypto"),
+            "Postgres", "CanonicalURL",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Domain writes and reads: articles, sources, fetch state, fetch logs.

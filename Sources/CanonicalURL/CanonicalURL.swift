@@ -1,4 +1,4 @@
-import Crypto
+import CLibCrypto
 
 /// The article URL key shared with rows written by the old Go worker (data contract §4).
 ///
@@ -24,16 +24,21 @@ public enum CanonicalURL {
     }
 
     /// Lower-case hex SHA-256 of the UTF-8 bytes of `canonical` (the `url_hash` column).
-    public static func hash(_ canonical: String) -> String {
-        let digest = SHA256.hash(data: Array(canonical.utf8))
-        var out = ""
-        out.reserveCapacity(64)
-        for byte in digest {
-            out.append(hexDigits[Int(byte >> 4)])
-            out.append(hexDigits[Int(byte & 15)])
-        }
-        return out
-    }
+    public static func hash(_ canonical: String) -> String { sha256Hex(canonical) }
 
-    private static let hexDigits: [Character] = Array("0123456789abcdef")
+}
+
+/// Lower-case hex SHA-256 of the UTF-8 bytes of `text` (OpenSSL's libcrypto).
+public func sha256Hex(_ text: String) -> String {
+    var digest = [UInt8](repeating: 0, count: 32)
+    let done = Array(text.utf8).withUnsafeBytes { pulse_sha256($0.baseAddress, $0.count, &digest) }
+    precondition(done == 1, "libcrypto's SHA-256 failed")
+    let hexDigits = Array("0123456789abcdef".utf8)
+    var out = [UInt8]()
+    out.reserveCapacity(64)
+    for byte in digest {
+        out.append(hexDigits[Int(byte >> 4)])
+        out.append(hexDigits[Int(byte & 15)])
+    }
+    return String(decoding: out, as: UTF8.self)
 }

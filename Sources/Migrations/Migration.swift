@@ -1,4 +1,4 @@
-import Crypto
+import CanonicalURL
 
 /// One step of the schema, embedded in the binary so a deployed binary migrates without the
 /// source tree.
@@ -25,12 +25,7 @@ public struct Migration: Sendable {
     }
 
     /// SHA-256 of the SQL text, recorded in the history to notice edited migrations.
-    public var checksum: String {
-        SHA256.hash(data: Array(sql.utf8)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
-    }
+    public var checksum: String { sha256Hex(sql) }
 
     /// Every migration this binary knows, in order.
     public static let all: [Migration] = [.baseSchema, .baseFunctions, .ingestAdditions, .scheduling, .languageTracking,
