@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// libcurl, libpq, libxml2, CLD2 and libyaml are opened on first use (Sources/CLazyLoad), because
+/// libcurl, libpq, libxml2 and CLD2 are opened on first use (Sources/CLazyLoad), because
 /// loading them and their dependencies at exec was most of `--help`'s and the dumps' start-up;
-/// gumbo is linked from its static archive (Package.swift, CGumboGuard), so it is not loaded either.
+/// gumbo is linked from its static archive (Package.swift, CGumboGuard) and Yams compiles in its own
+/// libyaml, so neither is loaded either.
 /// This test binary links every module the executable does, so a library put back in the link
 /// (a `linkedLibrary`, a module map's `link`, a pkg-config `-l`) shows up in its DT_NEEDED here.
 @Suite struct StartupLinkingTests {

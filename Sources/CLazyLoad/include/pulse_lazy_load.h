@@ -35,17 +35,11 @@ void pulse_lazy_bind_on_call(void);
 /* Defines `name` as a forwarder that resolves the real function once. `params` and `args` are
    parenthesised lists. Hidden, so it never interposes the library's own symbol. Once resolved, a
    call is one load and a jump: the feed parser makes millions of these calls per corpus. */
-#define PULSE_LAZY_FUNCTION(library, ret, name, params, args) \
-    PULSE_LAZY_FUNCTION_NAMED(library, ret, name, #name, params, args)
-
-/* The same under another name than the library's `symbol`: for a library whose own copy may be
-   linked into the same executable (Yams' libyaml in the config tests), where two definitions of
-   one name would not link. */
-#define PULSE_LAZY_FUNCTION_NAMED(library, ret, name, symbol, params, args)                        \
+#define PULSE_LAZY_FUNCTION(library, ret, name, params, args)                                   \
     __attribute__((visibility("hidden"))) ret name params {                                       \
         static void *volatile slot;                                                               \
         void *address = __atomic_load_n(&slot, __ATOMIC_ACQUIRE);                                 \
-        if (__builtin_expect(address == 0, 0)) address = pulse_lazy_symbol(&(library), &slot, symbol); \
+        if (__builtin_expect(address == 0, 0)) address = pulse_lazy_symbol(&(library), &slot, #name); \
         return ((ret (*) params)address) args;                                                    \
     }
 
