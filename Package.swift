@@ -13,7 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // Only for the config tests, as the oracle the YAML reader is compared with (not linked by the service).
+        // feeds.yaml's YAML composer (PulseConfig), with its own copy of libyaml compiled in.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
@@ -27,17 +27,12 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // gumbo is linked statically (CGumboGuard says why); gumbo.h is in the default include path.
         .systemLibrary(name: "CGumbo", path: "Sources/CGumbo", providers: [.apt(["libgumbo-dev"])]),
-        // libyaml, opened on first use too (CLibYAMLFunctions): the dump modes never read feeds.yaml.
-        .systemLibrary(name: "CLibYAML", path: "Sources/CLibYAML", providers: [.apt(["libyaml-dev"])]),
-        .target(name: "CLazyLoad"),
-        .target(name: "CLibYAMLFunctions", dependencies: ["CLibYAML", "CLazyLoad"]),
 
         // Values shared along the pipeline (no I/O).
         .target(name: "PulseModel"),
         // feeds.yaml and the environment, parsed into validated values.
-        // YAMLTree composes feeds.yaml from libyaml's events (Debian's libyaml, CLibYAML). Not Yams: it
-        // brought in swift-corelibs-foundation, whose start-up cost every process about 1 ms.
-        .target(name: "PulseConfig", dependencies: ["PulseModel", "Postgres", "AddressPolicy", "CLibYAML", "CLibYAMLFunctions"]),
+        // Yams composes feeds.yaml; it imports Foundation, so the binary links swift-corelibs-foundation.
+        .target(name: "PulseConfig", dependencies: ["PulseModel", "AddressPolicy", .product(name: "Yams", package: "Yams")]),
         // IP address parsing and the SSRF range policy, shared by the fetcher and stored-URL rules.
         .target(name: "AddressPolicy"),
         // URL canonicalisation bit-compatible with the old Go worker, and stored-URL rules.

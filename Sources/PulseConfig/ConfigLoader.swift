@@ -36,13 +36,13 @@ public enum ConfigLoader {
         guard yaml.utf8.count <= maxFileBytes else {
             throw ConfigError(file: file, message: "configuration file is larger than \(maxFileBytes) bytes")
         }
-        let tree: YAMLTree
+        let document: ConfigNode?
         do {
-            tree = try YAMLTree.compose(yaml)
+            document = try ConfigNode.compose(yaml)
         } catch {
             throw ConfigError(file: file, line: error.line, message: error.message)
         }
-        guard let root = tree.root else {
+        guard let root = document else {
             throw ConfigError(file: file, message: "configuration file is empty (expected 'version' and 'sources')")
         }
         let diag = Diagnostics(file: file)

@@ -10,10 +10,9 @@ public struct EnvironmentSettings: Sendable, Equatable, CustomStringConvertible,
     }
 
     /// `DATABASE_URL` as given (libpq URI or conninfo), for handing to libpq; nil when unset.
-    /// Never log it: print `redactedDatabaseURL` (or the settings themselves, which redact).
+    /// Never log it (the settings themselves never show it). Checked by the modes that connect
+    /// (`RunContext.requiredDatabaseURL` in the executable, with Postgres' `ConnectionString`).
     public var databaseURL: String?
-    /// The validated, redactable form of `databaseURL`.
-    public var database: DatabaseURL?
     /// `PULSE_USER_AGENT`, `PULSE_RESOLVE`, `PULSE_CA_FILE` and `PULSE_CA_PATH`.
     public var fetch: FetchEnvironment
     /// `PULSE_USER_AGENT`, overriding `fetch.user_agent` when set.
@@ -53,16 +52,7 @@ public struct EnvironmentSettings: Sendable, Equatable, CustomStringConvertible,
             return number
         }
 
-        databaseURL = nil
-        database = nil
-        if let raw = value("DATABASE_URL") {
-            do {
-                database = try DatabaseURL(raw)
-                databaseURL = raw
-            } catch let problem as DatabaseURL.Invalid {
-                problems.append(.init(variable: "DATABASE_URL", message: problem.reason))
-            }
-        }
+        databaseURL = value("DATABASE_URL")
         fetch = FetchEnvironment(lookup: value, problems: &problems)
         statementTimeoutMilliseconds = milliseconds("PULSE_STATEMENT_TIMEOUT_MS", default: 30_000)
         lockTimeoutMilliseconds = milliseconds("PULSE_LOCK_TIMEOUT_MS", default: 5_000)
@@ -88,22 +78,11 @@ public struct EnvironmentSettings: Sendable, Equatable, CustomStringConvertible,
         if !problems.isEmpty { throw EnvironmentError(problems: problems) }
     }
 
-    /// The database URL for modes that need one, else an error naming DATABASE_URL.
-    public func requireDatabaseURL() throws -> String {
-        guard let databaseURL else {
-            throw EnvironmentError(problems: [.init(variable: "DATABASE_URL",
-                message: "is required for this mode (a libpq URI such as postgres://user@host/db, or a conninfo string)")])
-        }
-        return databaseURL
-    }
-
     /// The user agent to send: the environment override, else the configured one.
     public func effectiveUserAgent(_ fetch: FetchSettings) -> String { userAgent ?? fetch.userAgent }
 
-    public var redactedDatabaseURL: String? { database?.redacted }
-
     public var description: String {
-        var parts = ["DATABASE_URL=\(redactedDatabaseURL ?? "<unset>")"] + fetch.descriptionParts
+        var parts = ["DATABASE_URL=\(databaseURL == nil ? "<unset>" : "<set>")"] + fetch.descriptionParts
         parts.append("PULSE_STATEMENT_TIMEOUT_MS=\(statementTimeoutMilliseconds)")
         parts.append("PULSE_LOCK_TIMEOUT_MS=\(lockTimeoutMilliseconds)")
         parts.append("PULSE_ALLOW_NETWORKS=\(allowNetworks ?? "<unset>")")

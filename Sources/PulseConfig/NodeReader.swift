@@ -1,5 +1,5 @@
 
-// Reads the composed `YAMLTree` (not Codable) so every value keeps its line number and unknown keys
+// Reads the composed `ConfigNode` tree (not Codable) so every value keeps its line number and unknown keys
 // can be reported. All problems are collected in `Diagnostics` instead of thrown, so one run
 // reports everything that is wrong with a file.
 
@@ -61,8 +61,6 @@ struct MappingView {
         self.diag = diag
         var entries: [Entry] = []
         entries.reserveCapacity(mapping.count)
-        // By index: iterating a `Node.Mapping` copies all its pairs into a new array first, and
-        // with the label lookup that was a sixth of reading the file.
         for index in mapping.indices {
             let (keyNode, value) = mapping[index]
             guard let keyScalar = keyNode.scalar, !keyNode.isAnchored else {

@@ -52,7 +52,7 @@ struct SourceListParser {
         return nil
     }
 
-    /// The `slug:` scalar of a source entry, read by index (iterating a `Node.Mapping` copies its pairs).
+    /// The `slug:` scalar of a source entry.
     private static func slug(of node: ConfigNode) -> String? {
         guard let mapping = node.mapping else { return nil }
         for index in mapping.indices where mapping[index].key.scalar?.string == "slug" {

@@ -66,18 +66,33 @@ public enum SourceTable {
     /// source; the sources are usable only when there is none.
     public static func validate(_ rows: [SourceRow], file: String, defaults: SourceDefaults,
                                 categories: [CategoryConfig]) -> (sources: [SourceConfig], issues: [ConfigIssue]) {
-        let tree: YAMLTree
+        let entries: [ConfigNode]
         do {
-            tree = try YAMLTree.rows(rows.map { row in
-                (row.line, row.cells.map { ($0.key, $0.value, $0.line) })
-            })
+            entries = try rows.map(node)
         } catch {
             // Only a key given twice in one row gets here.
             return ([], [ConfigIssue(file: file, line: error.line, source: nil, message: error.message)])
         }
         let diag = Diagnostics(file: file)
         let sources = SourceListParser(diag: diag, defaults: defaults, categories: categories)
-            .parse(tree.root?.sequence ?? [])
+            .parse(entries)
         return (sources, diag.sortedIssues)
+    }
+
+    /// The node the YAML `{key: value, ...}` composes to, each cell placed on its line. A cell is
+    /// a plain scalar unless its text is one of YAML's null spellings: a file's cell is never null
+    /// (an empty one is left out by its reader), so `~` is the text `~`, while numbers and booleans
+    /// are read by the same rules as in feeds.yaml.
+    private static func node(_ row: SourceRow) throws(YAMLSyntaxError) -> ConfigNode {
+        let earlier = earlierDuplicates(row.cells.map(\.key))
+        if let repeated = earlier.firstIndex(where: { $0 != nil }), let first = earlier[repeated] {
+            throw YAMLSyntaxError.duplicateKey(row.cells[repeated].key, line: row.cells[repeated].line,
+                                               firstLine: row.cells[first].line)
+        }
+        return ConfigNode(.mapping(row.cells.map { cell in
+            let mark = SourceMark(line: cell.line, column: 1)
+            return (ConfigNode(.scalar(.init(string: cell.key, isPlain: true)), mark: mark),
+                    ConfigNode(.scalar(.init(string: cell.value, isPlain: !MappingView.isNullSpelling(cell.value))), mark: mark))
+        }), mark: SourceMark(line: row.line, column: 1))
     }
 }

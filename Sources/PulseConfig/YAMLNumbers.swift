@@ -1,11 +1,9 @@
 /// YAML 1.1's spellings of numbers in plain scalars, read the way Yams' `Int.construct` and
-/// `Double.construct` read them (the config was read with Yams before): `_` ignored, a sign,
-/// `0x`/`0b`/`0o` and a leading `0` (octal) for integers, base 60 (`1:30`) for both, and
-/// `.inf`/`.nan` for floats.
+/// `Double.construct` read them: `_` ignored, a sign, `0x`/`0b`/`0o` and a leading `0` (octal) for
+/// integers, base 60 (`1:30`) for both, and `.inf`/`.nan` for floats.
 ///
-/// Written here because Yams brought swift-corelibs-foundation into the binary (NSRegularExpression,
-/// NSNumber), which cost every process start about 1 ms; the composer beside it already reads
-/// libyaml's events itself. One difference: a base-60 value that overflows is nil, where Yams trapped.
+/// Not Yams' own: its base-60 reading multiplies without an overflow check, so a value such as
+/// `99999999999:0:0:0:0:0` in feeds.yaml would trap the process. Here such a value is nil.
 enum YAMLNumbers {
     static func int(_ text: String) -> Int? {
         let digits = text.filter { $0 != "_" }

@@ -57,12 +57,20 @@ struct RunContext {
 
     func fail(_ message: String) { Self.printError(message) }
 
-    /// `DATABASE_URL`, or nil after saying it is not set (the mode then exits with `ExitStatus.usage`).
+    /// `DATABASE_URL`, or nil after saying it is not set or why libpq would refuse it (the mode then
+    /// exits with `ExitStatus.usage`). The one check of DATABASE_URL: the modes that connect call it.
     func requiredDatabaseURL() -> String? {
         guard let conninfo = environment.databaseURL else {
             // The newcomer's case: `make run` started a private cluster, whose URL `make db-url` prints.
             fail("DATABASE_URL is not set (a libpq URI or conninfo string; for the private PostgreSQL of "
                  + "`make run`: export DATABASE_URL=\"$(make -s db-url)\")")
+            return nil
+        }
+        do {
+            _ = try ConnectionString(databaseURL: conninfo)
+        } catch {
+            // The reason names the part that is wrong, never the value.
+            fail("DATABASE_URL \(error)")
             return nil
         }
         return conninfo
