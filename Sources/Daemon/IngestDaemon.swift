@@ -18,10 +18,13 @@ public protocol DaemonObserver: Sendable {
     func daemonStopping()
     /// Fleet-wide counts read once per loop iteration (metrics gauges).
     func sourcesCounted(_ counts: SourceCounts)
+    /// Nothing was due and no pass is running: every due source has been done.
+    func daemonIdle()
 }
 
 extension DaemonObserver {
     public func sourcesCounted(_ counts: SourceCounts) {}
+    public func daemonIdle() {}
 }
 
 /// Settings a SIGHUP may replace without a restart.
@@ -153,8 +156,9 @@ public final class IngestDaemon: Service, Sendable {
                     }
                     if claimed.isEmpty {
                         // With passes still running, look again soon: one may finish early.
-                        await sleepUntilDue(idlePoll: running.load(ordering: .acquiring) > 0
-                                            ? min(current.idlePoll, .seconds(1)) : current.idlePoll)
+                        let busy = running.load(ordering: .acquiring) > 0
+                        if !busy { observer.daemonIdle() }
+                        await sleepUntilDue(idlePoll: busy ? min(current.idlePoll, .seconds(1)) : current.idlePoll)
                         continue
                     }
                     running.add(1, ordering: .releasing)

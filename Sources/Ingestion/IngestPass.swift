@@ -71,8 +71,8 @@ public struct IngestPass: Sendable {
                 while running < concurrency, !stop.isStopped, let source = pending.popFirst() {
                     running += 1
                     group.addTask {
-                        let outcome = await process(source, now: now)
-                        return .source(Task.isCancelled && outcome.failed ? nil : outcome)
+                        let outcome = await process(source, now: now, stop: stop)
+                        return .source((Task.isCancelled || outcome.stopped) && outcome.failed ? nil : outcome)
                     }
                 }
                 if running == 0 { break }
@@ -101,16 +101,18 @@ public struct IngestPass: Sendable {
 
     /// Fetch, parse and store one source. Feed problems count against the source's circuit;
     /// database problems do not (they are not the feed's fault) and are reported as such.
-    func process(_ source: SourceRecord, now: Date) async -> SourceOutcome {
+    func process(_ source: SourceRecord, now: Date, stop: StopSignal = StopSignal()) async -> SourceOutcome {
         let clock = ContinuousClock()
         let started = clock.now
         var outcome = SourceOutcome(slug: source.slug, result: .updated)
         var sourceLogger = logger
         sourceLogger[metadataKey: "source"] = "\(source.slug)"
         do {
-            let response = try await fetcher.fetch(FetchRequest(
-                url: source.feedURL, kind: .feed, etag: source.etag, lastModified: source.lastModified,
-                sourceKey: source.slug, maxBodyBytes: feedBodyLimit))
+            // A stop abandons the fetch at once: it is redone after the restart (the lease is given
+            // back), and a fetch stuck on an unreachable network would otherwise hold the drain.
+            let request = FetchRequest(url: source.feedURL, kind: .feed, etag: source.etag, lastModified: source.lastModified,
+                                       sourceKey: source.slug, maxBodyBytes: feedBodyLimit)
+            let response = try await Self.unlessStopped(stop) { [fetcher] in try await fetcher.fetch(request) }
             outcome.bytes = response.body.count
             outcome.fetchDuration = clock.now - started
             if response.notModified {
@@ -150,13 +152,16 @@ public struct IngestPass: Sendable {
                 outcome.duplicates = stored.duplicates
                 outcome.dropped = document.droppedCount + stored.rejectedCount
                 outcome.tooOld = mapped.tooOld
-                let enrichment = await enrich(stored.stored, source: source, logger: sourceLogger)
+                let enrichment = await enrich(stored.stored, source: source, stop: stop, logger: sourceLogger)
                 outcome.enriched = enrichment.updated
                 if enrichment.refusals > 0 { outcome.parseRefusals["page"] = enrichment.refusals }
                 outcome.enrichDurations = enrichment.durations
                 outcome.languageDisagreements = mapped.languageDisagreements + enrichment.languageDisagreements
                 outcome.recovered = document.recovered
             }
+        } catch is PassStopped {
+            outcome.result = .failed("stopped before its feed was fetched")
+            outcome.stopped = true
         } catch let error as PostgresError {
             outcome.result = .failed("database: \(error)")
             outcome.databaseFailure = true
@@ -199,7 +204,7 @@ public struct IngestPass: Sendable {
         source.languageDetection && !languageDetectionOff.contains(source.slug)
     }
 
-    func enrich(_ stored: [StoredArticle], source: SourceRecord, logger: Logger) async -> EnrichmentTally {
+    func enrich(_ stored: [StoredArticle], source: SourceRecord, stop: StopSignal, logger: Logger) async -> EnrichmentTally {
         guard let enricher, !stored.isEmpty else { return EnrichmentTally() }
         let detect = detectsLanguage(source)
         let targets = stored.map { article in
@@ -217,7 +222,11 @@ public struct IngestPass: Sendable {
                                     configuredLanguage: source.language, detectLanguage: detect, wants: wants)
         }
         let started = ContinuousClock.now
-        let results = await enricher.enrich(targets)
+        // A stop abandons the page fetches: the rows keep their feed fields, and `--backfill`
+        // fills them later.
+        guard let results = try? await Self.unlessStopped(stop, { await enricher.enrich(targets) }) else {
+            return EnrichmentTally()
+        }
         do {
             let updates = results.map(\.update).filter { $0.imageURL != nil || $0.content != nil || $0.language != nil }
             try await store.applyEnrichment(updates)
@@ -295,6 +304,23 @@ public struct PassScheduling: Sendable {
 }
 
 /// A one-way stop request that tasks can poll or await (SIGINT/SIGTERM, tests).
+/// Thrown by `IngestPass.unlessStopped` when the stop signal fired first.
+struct PassStopped: Error {}
+
+extension IngestPass {
+    /// `work`'s result, unless `stop` fires first: then `work` is cancelled and `PassStopped` thrown.
+    static func unlessStopped<T: Sendable>(_ stop: StopSignal, _ work: @escaping @Sendable () async throws -> T)
+        async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await work() }
+            group.addTask { await stop.wait(); return nil }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else { throw PassStopped() }
+            return value
+        }
+    }
+}
+
 public final class StopSignal: Sendable {
     private let state = Mutex<(stopped: Bool, waiters: [UUID: CheckedContinuation<Void, Never>])>((false, [:]))
 

@@ -28,6 +28,8 @@ public struct SourceOutcome: Sendable, Equatable {
     public var enrichDurations: [Duration] = []
     /// Items whose detected language differs from the source's configured one.
     public var languageDisagreements = 0
+    /// Abandoned by a stop request before its feed arrived: not a failure of the feed.
+    public var stopped = false
     public var recovered = false
     public var bytes = 0
     public var duration: Duration = .zero

@@ -106,4 +106,50 @@ struct DaemonAdmissionTests {
             await store.connection.close()
         }
     }
+
+    /// A stop does not wait for fetches: a feed stuck in flight (an unreachable network, a stalled
+    /// server) is abandoned at once instead of holding the drain, is not counted as the feed's
+    /// failure, and its lease is given back, so the restart fetches it.
+    @Test func aStopAbandonsFetchesInFlight() async throws {
+        let gate = Gate()
+        let stalled = try LoopbackHTTPServer(routes: ["/stall.xml": { _, connection, _ in
+            gate.hold()
+            connection.respond(500)
+        }])
+        defer { stalled.stop() }
+        try await TestDatabase.with { database in
+            var definition = Seed.source("stuck")
+            definition.feedURL = "\(stalled.base)/stall.xml"
+            let (store, _) = try await Seed.store(database, sources: [definition])
+            let fetcher = OncePassTests.fetcher {
+                $0.totalTimeout = .seconds(300)
+                $0.lowSpeedTime = .seconds(300)
+            }
+            // A drain deadline longer than the gate's own bound: only an abandoned fetch lets the
+            // daemon stop while the server still holds the request.
+            let settings = DaemonSettings(claimBatch: 1, lease: .seconds(600), idlePoll: .milliseconds(200)) { store in
+                IngestPass(store: store, fetcher: fetcher, concurrency: 1, drainDeadline: .seconds(300),
+                           logger: TestDatabase.logger)
+            }
+            let daemon = IngestDaemon(workerID: "stopper", store: store, settings: settings,
+                                      observer: DaemonTests.CountingObserver(), logger: TestDatabase.logger)
+            let run = Task { try await daemon.run() }
+            let deadline = Date().addingTimeInterval(45)
+            while gate.inside.load(ordering: .relaxed) == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(gate.inside.load(ordering: .relaxed) == 1, "the feed was never requested")
+            daemon.requestStop()
+            try await run.value
+            let stillHeld = gate.inside.load(ordering: .relaxed)
+            gate.semaphore.signal()
+            #expect(stillHeld == 1, "the stop waited for the stalled fetch")
+            let row = try await store.connection.query("""
+                SELECT consecutive_failures, claimed_by IS NULL AS released, last_fetched_at IS NULL AS unfetched
+                FROM public.sources WHERE slug = 'stuck'
+                """, label: "stuck").rows.first
+            #expect(row?.int("consecutive_failures") == 0)
+            #expect(row?.bool("released") == true && row?.bool("unfetched") == true)
+            fetcher.shutdown()
+            await store.connection.close()
+        }
+    }
 }

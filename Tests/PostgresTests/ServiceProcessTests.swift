@@ -87,8 +87,10 @@ struct ServiceProcessTests {
         }
     }
 
-    /// A second SIGTERM during the drain ends the service at once with 130 (not a crash), while a
-    /// fetch is still in flight; STOPPING=1 goes out when the drain begins, not when it ends.
+    /// A second SIGTERM during the drain ends the service at once with 130 (not a crash);
+    /// STOPPING=1 goes out when the drain begins, not when it ends. A stalled fetch no longer holds
+    /// a drain (it is abandoned at the stop), so the test holds the sources' rows instead: giving
+    /// back the leases waits on them.
     @Test func aSecondSignalExitsAtOnce() async throws {
         let gate = DaemonAdmissionTests.Gate()
         let stalled = try LoopbackHTTPServer(routes: ["/feeds/301.xml": { _, connection, _ in
@@ -109,6 +111,9 @@ struct ServiceProcessTests {
 
             #expect(try await Self.waitUntil(timeout: .seconds(30)) { gate.inside.load(ordering: .relaxed) >= 1 },
                     "the feed was never requested")
+            let locker = try await database.connect(serviceRole: false)
+            try await locker.runOutsideTransaction("BEGIN", label: "lock")
+            try await locker.runOutsideTransaction("SELECT 1 FROM public.sources FOR UPDATE", label: "lock")
             kill(process.processIdentifier, SIGTERM)
             let stopping = await notify.waitFor("STOPPING=1", timeout: .seconds(25))
             #expect(stopping.contains { $0.contains("STOPPING=1") })
@@ -121,6 +126,8 @@ struct ServiceProcessTests {
             let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(log.suffix(2000))")
             #expect(log.contains("second stop signal: exiting now"), "\(log.suffix(2000))")
+            try await locker.runOutsideTransaction("ROLLBACK", label: "unlock")
+            await locker.close()
         }
     }
 

@@ -14,9 +14,9 @@ struct ServiceObserver: DaemonObserver {
     let metrics: PulseMetrics
     let readiness: ReadinessTracker
     var extra: [any DaemonObserver] = []
-    /// Set after "all N sources failed" was logged; cleared by the next pass with a success, so an
-    /// outage is reported once, not on every pass.
-    let outageReported = OutageLatch()
+    /// The claims since the last summary line: the service logs one line per round over the due
+    /// sources (when it goes idle, or each minute under constant load), not one per claim.
+    let round = RoundTally()
 
     func daemonReady(workerID: String) {
         logger.info("ready", metadata: ["worker": "\(workerID)"])
@@ -31,12 +31,8 @@ struct ServiceObserver: DaemonObserver {
     }
 
     func passFinished(_ summary: PassSummary, claimed: Int) {
-        logger.info("\(summary.line)")
-        if let notice = summary.allFailedNotice {
-            if outageReported.set() { logger.warning("\(notice)") }
-        } else if summary.failedCount < summary.outcomes.count {
-            outageReported.clear()
-        }
+        logger.debug("\(summary.line)")
+        if let round = round.add(summary, flushAfter: .seconds(60)) { report(round) }
         if let everyStoreFailed = summary.everyStoreFailed {
             let first = summary.outcomes.first(where: \.databaseFailure).map { outcome -> String in
                 if case .failed(let message) = outcome.result { message } else { "" }
@@ -59,6 +55,21 @@ struct ServiceObserver: DaemonObserver {
         metrics.setClaimed(claimed)
         if summary.failedCount < summary.outcomes.count || summary.outcomes.isEmpty { metrics.markPassSucceeded() }
         for observer in extra { observer.passFinished(summary, claimed: claimed) }
+    }
+
+    func daemonIdle() {
+        if let round = round.flush() { report(round) }
+        for observer in extra { observer.daemonIdle() }
+    }
+
+    /// One line for a round, and a warning when every source in it failed (then the cause is
+    /// rarely the feeds: the network or the database).
+    private func report(_ round: PassSummary) {
+        if let notice = round.allFailedNotice {
+            logger.warning("\(notice)")
+        } else {
+            logger.info("\(round.line)")
+        }
     }
 
     func sourcesCounted(_ counts: SourceCounts) {
@@ -97,12 +108,30 @@ extension FetcherConfiguration {
     }
 }
 
-/// A flag shared by the copies of the (value-type) observer.
-final class OutageLatch: Sendable {
-    private let state = Mutex(false)
+/// The outcomes of the claims since the last summary, shared by the copies of the (value-type)
+/// observer.
+final class RoundTally: Sendable {
+    private let state = Mutex<(summary: PassSummary, started: ContinuousClock.Instant?)>((PassSummary(), nil))
 
-    /// Sets the flag; true when it was not set before.
-    func set() -> Bool { state.withLock { wasSet in defer { wasSet = true }; return !wasSet } }
+    /// Adds a claim's outcomes; returns the round when it has run `flushAfter` or more.
+    func add(_ pass: PassSummary, flushAfter: Duration) -> PassSummary? {
+        let started = state.withLock { state in
+            state.summary.outcomes += pass.outcomes
+            state.summary.interrupted = state.summary.interrupted || pass.interrupted
+            if state.started == nil { state.started = ContinuousClock.now - (pass.duration ?? .zero) }
+            return state.started!
+        }
+        return ContinuousClock.now - started >= flushAfter ? flush() : nil
+    }
 
-    func clear() { state.withLock { $0 = false } }
+    /// The round so far (nil when empty), with its wall time; starts the next one.
+    func flush() -> PassSummary? {
+        state.withLock { state in
+            defer { state = (PassSummary(), nil) }
+            guard !state.summary.outcomes.isEmpty else { return nil }
+            var summary = state.summary
+            summary.duration = state.started.map { ContinuousClock.now - $0 }
+            return summary
+        }
+    }
 }
