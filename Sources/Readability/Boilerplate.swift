@@ -184,7 +184,12 @@ extension Extractor {
         guard hasText || !links.isEmpty else { return .blank }
         guard !links.isEmpty else { return .other }
         let itemLength = item.innerTextLength
-        guard itemLength < Self.teaserMaximumLength else { return .other }
+        if itemLength >= Self.teaserMaximumLength {
+            // A summary a story's length is still a teaser when its link says the story is on
+            // another page ("... Read more").
+            guard itemLength < Self.teaserMaximumLength * 2 else { return .other }
+            return links.contains { Self.isMoreLink($0.innerText) } ? .teaser : .other
+        }
         let isTeaser = links.contains { link in
             let linkLength = link.innerTextLength
             if link.hasDescendant(where: { Self.headingTags.contains($0) }) || isInsideHeading(link, within: item) { return true }

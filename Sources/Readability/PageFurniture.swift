@@ -19,12 +19,16 @@ extension Extractor {
     static let pullQuoteMinimumLength = 30
     /// Repeated blocks shorter than this are slide captions and similar chrome.
     static let repeatedLineLimit = 120
+    /// Contact lines are shorter than this ("Contact her at ...", "Follow us on Twitter."). A longer
+    /// block naming an address or "write to me" is a paragraph: a letter's sentence, a call for
+    /// donations with the address to send them to, a reporter's two-line biography.
+    static let contactLineLimit = 120
     /// How far from the end (in characters of text) trailing furniture is looked for.
     static let trailingWindow = 1_200
 
     /// Lines that announce, not report. Matched on the lowercased start of short blocks anywhere.
     static let furnitureLinePrefixes = [
-        "disclosure:", "disclaimer:", "transparency note:", "this article contains affiliate links",
+        "transparency note:", "this article contains affiliate links",
         "this post contains affiliate links", "we may earn a commission", "we may earn commission",
         "post a comment", "leave a comment", "add a comment", "comments are moderated", "comments are closed",
         "join the conversation", "please read our community guidelines", "view comments", "show comments",
@@ -61,8 +65,14 @@ extension Extractor {
 
     static let newsletterWords = ["newsletter", "boletín", "boletim informativo"]
 
-    /// Head-only prefixes: dates and bylines, which article sentences can also start with.
-    static let headLinePrefixes = ["by ", "updated", "published", "posted", "last updated", "last modified", "first published"]
+    /// Head-only prefixes: dates and bylines, which article sentences can also start with, and
+    /// the publisher's disclosure set above the text with them. An author's disclosure after the
+    /// text ("Disclosure: I serve on the board of ...") is written for this article, and readers
+    /// keep it with the text (the labelled development pages do); the affiliate-link notices, the
+    /// same on every page, still go anywhere (`furnitureLinePrefixes`).
+    static let headLinePrefixes = [
+        "by ", "updated", "published", "posted", "last updated", "last modified", "first published", "disclosure:", "disclaimer:",
+    ]
     static let headLines = LiteralPrefixes(headLinePrefixes)
     /// Gallery controls standing alone.
     static let galleryControls: Set<String> = [
@@ -122,7 +132,7 @@ extension Extractor {
                 || (index >= filingStart && Self.isNewsletterLine(lowered))
                 || Self.galleryControls.contains(lowered)
                 || Self.isGalleryCounter(lowered) || Self.isCreditOrCaptionLine(text)
-                || Self.isQuoteWidget(text) || isOwnURL(text) || (index >= tailStart && Self.isContactLine(lowered)) {
+                || Self.isQuoteWidget(text) || isOwnURL(text) || (index >= tailStart && text.utf8.count < Self.contactLineLimit && Self.isContactLine(lowered)) {
                 block.remove()
             }
         }

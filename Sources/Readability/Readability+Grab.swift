@@ -174,7 +174,7 @@ extension Extractor {
 
             var visited = current
             if current.tag == "div" {
-                wrapPhrasingRuns(in: current)
+                let wrapped = wrapPhrasingRuns(in: current)
                 if hasSingleTagInsideElement(current, "p") && linkDensity(current) < 0.25,
                    let paragraph = current.firstElementChild {
                     current.replace(with: paragraph)
@@ -183,6 +183,8 @@ extension Extractor {
                 } else if !hasChildBlockElement(current) {
                     current.tag = "p"
                     elementsToScore.append(current)
+                } else if let wrapped, current.elementChildCount == 1, isLinkedSentence(wrapped) {
+                    current.wasParagraph = true
                 }
             }
             node = nextElementInOrder(visited)
@@ -190,9 +192,13 @@ extension Extractor {
         return elementsToScore
     }
 
-    /// Puts runs of phrasing content directly inside a DIV into P elements.
-    func wrapPhrasingRuns(in div: DNode) {
+    /// Puts runs of phrasing content directly inside a DIV into P elements; returns the
+    /// paragraph when it made exactly one.
+    @discardableResult
+    func wrapPhrasingRuns(in div: DNode) -> DNode? {
         var paragraph: DNode?
+        var made: DNode?
+        var count = 0
         var child = div.firstChild
         while let current = child {
             let nextSibling = current.next
@@ -204,12 +210,44 @@ extension Extractor {
                     current.replace(with: created)
                     created.appendChild(current)
                     paragraph = created
+                    made = created
+                    count += 1
                 }
             } else if let open = paragraph {
                 while let last = open.lastChild, isWhitespace(last) { last.remove() }
                 paragraph = nil
             }
             child = nextSibling
+        }
+        return count == 1 ? made : nil
+    }
+
+    /// Whether a paragraph written as a DIV (one run of phrasing content, which `wrapPhrasingRuns`
+    /// put in a P of its own) reads as a sentence that cites its sources: it ends as a sentence
+    /// ends and has a sentence's worth of letters outside its links ("<a>According to BuzzFeed</a>,
+    /// it originated with this tweet from <a>the Action Fund</a>:"). Readability.js unwraps such a
+    /// DIV only under a link density of 0.25; above it the DIV stays a container, and
+    /// `_cleanConditionally` removed it as a link box, while the same text in a <p> is kept. A
+    /// menu ("Home | About") or a list of titles ("* Part one * Part two...") has its letters in
+    /// the links.
+    func isLinkedSentence(_ paragraph: DNode) -> Bool {
+        guard !hasChildBlockElement(paragraph) else { return false }
+        let text = paragraph.innerText
+        guard let last = text.unicodeScalars.last(where: { !Self.closingQuotes.contains($0) }),
+              Self.sentenceEnds.contains(last) else { return false }
+        let linked = paragraph.elements("a").reduce(0) { $0 + Self.letterCount($1.textContent) }
+        return Self.letterCount(paragraph.textContent) - linked >= Self.sentenceLetters
+    }
+
+    static let sentenceEnds: Set<Unicode.Scalar> = [".", "!", "?", ":"]
+    static let closingQuotes: Set<Unicode.Scalar> = ["\"", "'", ")", "\u{201D}", "\u{2019}", "\u{00BB}"]
+    /// Letters outside the links for a clause of prose: about five words.
+    static let sentenceLetters = 25
+
+    /// ASCII letters, and each non-ASCII character (its UTF-8 lead byte) as one.
+    static func letterCount(_ text: String) -> Int {
+        TextScan.withBytes(text) { bytes in
+            bytes.reduce(0) { count, byte in count + ((byte | 0x20) &- 0x61 < 26 || byte >= 0xC0 ? 1 : 0) }
         }
     }
 

@@ -135,6 +135,17 @@ struct PrecisionRuleTests {
         }
     }
 
+    /// A contact line is short; a longer paragraph with an address or "write to me" in it is text,
+    /// and so is an author's disclosure after the text.
+    @Test func contactParagraphsAndClosingDisclosuresStay() throws {
+        let letter = "Thanks again for taking the time to write to me. I'm honoured to have your support, and I'm sorry I could not make it to the dinner."
+        let donations = "Have an item you want to give to the auction? Please fill out the form, or write to the organisers at auction@harbour.example."
+        let disclosure = "Disclosure: I serve on the board of the harbour trust, which has supported the plan since 2019."
+        let text = try Self.text("\(Self.article)<p>\(letter)</p><p>\(donations)</p><p>\(disclosure)</p><p>Follow us on Twitter.</p>")
+        for kept in [letter, donations, disclosure] { #expect(text.contains(kept), "\(kept)") }
+        #expect(!text.contains("Follow us on Twitter"))
+    }
+
     @Test func mathMLIsKeptAsText() throws {
         let text = try Self.text("""
             \(Self.article)<p>The required speed is <math><mi>v</mi><mo>=</mo><msqrt><mi>G</mi><mi>M</mi><mo>/</mo><mi>r</mi></msqrt>\

@@ -68,13 +68,15 @@ struct TeaserListTests {
     }
 
     /// Cards whose headline link stands on a line of its own above a date and a summary, and
-    /// cards whose headline is plain text with a "Read more..." link into the site.
-    @Test(arguments: ["standalone", "read more"])
+    /// cards whose headline is plain text with a "Read more..." link into the site, also when
+    /// their summary is a story's length (the link says the story is elsewhere).
+    @Test(arguments: ["standalone", "read more", "long read more"])
     func cardsWithAStandaloneHeadlineOrAReadMoreLinkAreTeasers(_ style: String) throws {
+        let summary = style == "long read more" ? "\(Self.teaserSummary) \(filler[1])" : Self.teaserSummary
         let cards = (0..<12).map { index in
             style == "standalone"
-                ? "<div><div><a href=\"/news/\(index)\">\(Self.teaserHeadline(index))</a></div><div>updated 9:4\(index) AM, Wed</div><div>\(Self.teaserSummary)</div></div>"
-                : "<li><h4>\(Self.teaserHeadline(index))</h4><p>\(Self.teaserSummary) <a href=\"/news/\(index)\">Read more...</a></p><p>2012-11-0\(index + 1)</p></li>"
+                ? "<div><div><a href=\"/news/\(index)\">\(Self.teaserHeadline(index))</a></div><div>updated 9:4\(index) AM, Wed</div><div>\(summary)</div></div>"
+                : "<li><h4>\(Self.teaserHeadline(index))</h4><p>\(summary) <a href=\"/news/\(index)\">Read more...</a></p><p>2012-11-0\(index + 1)</p></li>"
         }.joined()
         let rail = style == "standalone" ? "<div>\(cards)</div>" : "<ul>\(cards)</ul>"
         let text = try Self.text(Self.shortArticle + rail)
