@@ -35,6 +35,16 @@ enum DocumentRepair {
         return root ?? i
     }
 
+    /// The first line (at most 40 characters) of a document that does not start with `<` after
+    /// whitespace and a BOM; nil when it does.
+    static func leadingText(_ bytes: [UInt8]) -> String? {
+        var i = 0
+        while i < bytes.count, isSpace(bytes[i]) || bytes[i] == 0xEF || bytes[i] == 0xBB || bytes[i] == 0xBF { i += 1 }
+        guard i < bytes.count, bytes[i] != UInt8(ascii: "<") else { return nil }
+        let line = bytes[i...].prefix { $0 != 0x0A && $0 != 0x0D }
+        return TextSanitizer.inline(String(decoding: line.prefix(40), as: UTF8.self))
+    }
+
     /// `<br`, `<b>`, `<b ` or `</`: what PHP's html_errors output starts with, never a feed.
     private static func startsPHPMarkup(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
         guard i + 2 < s.count else { return false }

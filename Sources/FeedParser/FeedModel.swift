@@ -80,6 +80,8 @@ public struct FeedParserOptions: Sendable {
 public enum FeedParseError: Error, Sendable, Equatable, CustomStringConvertible {
     case empty
     case notAFeed(root: String)
+    /// The document does not start with markup; `start` is its first line, shortened.
+    case notXML(start: String)
     case xml(line: Int, message: String)
     case cpuBudgetExceeded
     case depthLimitExceeded(Int)
@@ -90,6 +92,7 @@ public enum FeedParseError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .empty: return "empty document"
         case .notAFeed(let root): return "not a feed: root element <\(root)>"
+        case .notXML(let start): return "not a feed: the document is not XML (it starts \"\(start)\")"
         case .xml(let line, let message): return "XML error at line \(line): \(message)"
         case .cpuBudgetExceeded: return "CPU budget exceeded"
         case .depthLimitExceeded(let limit): return "document nested deeper than \(limit) elements"

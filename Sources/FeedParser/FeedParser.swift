@@ -38,6 +38,11 @@ public enum FeedParser {
             }
             return run(UnsafeBufferPointer(rebasing: input[decoded.offset...]))
         }
+        // Text that only mentions a feed element further down (a README, an error page in plain
+        // text) is named for what it is, not for the element found inside it.
+        if case .failure(.notAFeed) = result, let start = DocumentRepair.leadingText(bytes) {
+            throw .notXML(start: start)
+        }
         return try result.get()
     }
 

@@ -121,7 +121,7 @@ let promtoolRequired = ProcessInfo.processInfo.environment["PULSE_REQUIRE_PROMTO
 
 @Suite struct PromtoolTests {
     @Test(.enabled(if: promtoolPath != nil || promtoolRequired,
-                   "promtool not installed (apt-get install prometheus); set PULSE_REQUIRE_PROMTOOL=1 to require it"))
+                   "promtool not on PATH (make test puts .ci/promtool's copy there); set PULSE_REQUIRE_PROMTOOL=1 to require it"))
     func expositionPassesPromtoolCheckMetrics() async throws {
         let path = try #require(promtoolPath, "PULSE_REQUIRE_PROMTOOL=1 but promtool is not installed")
         let exposition = populatedMetrics().exposition()
