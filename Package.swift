@@ -28,11 +28,13 @@ let package = Package(
         // gumbo is linked statically (CGumboGuard says why); gumbo.h is in the default include path.
         .systemLibrary(name: "CGumbo", path: "Sources/CGumbo", providers: [.apt(["libgumbo-dev"])]),
 
+        // Byte-level text scanning shared by every module that reads text (no dependencies).
+        .target(name: "TextSupport"),
         // Values shared along the pipeline (no I/O).
-        .target(name: "PulseModel"),
+        .target(name: "PulseModel", dependencies: ["TextSupport"]),
         // feeds.yaml and the environment, parsed into validated values.
         // Yams composes feeds.yaml; it imports Foundation, so the binary links swift-corelibs-foundation.
-        .target(name: "PulseConfig", dependencies: ["PulseModel", "AddressPolicy", .product(name: "Yams", package: "Yams")]),
+        .target(name: "PulseConfig", dependencies: ["PulseModel", "TextSupport", "AddressPolicy", .product(name: "Yams", package: "Yams")]),
         // IP address parsing and the SSRF range policy, shared by the fetcher and stored-URL rules.
         .target(name: "AddressPolicy"),
         // URL canonicalisation bit-compatible with the old Go worker, and stored-URL rules.
@@ -41,7 +43,7 @@ let package = Package(
         // Detached pthreads and a condition variable, for the blocking work kept off the cooperative pool.
         .target(name: "Threads"),
         .target(name: "HTTPFetcher", dependencies: [
-            "CCurl", "AddressPolicy", "Threads", "PulseModel",
+            "CCurl", "AddressPolicy", "Threads", "PulseModel", "TextSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Sources from and to files (`--import-sources`, `--export-sources`): TSV, CSV and OPML (read by
@@ -53,7 +55,7 @@ let package = Package(
         .target(name: "WebText", dependencies: ["CLibXML2"]),
         // libpq behind a small async API, one dedicated thread per connection.
         .target(name: "Postgres", dependencies: [
-            "CLibPQ", "Threads", "PulseModel",
+            "CLibPQ", "Threads", "TextSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The schema as embedded SQL migrations, applied under an advisory lock.
@@ -63,11 +65,11 @@ let package = Package(
         ]),
         // Domain writes and reads: articles, sources, fetch state, fetch logs.
         .target(name: "ArticleStore", dependencies: [
-            "Postgres", "PulseModel", "CanonicalURL", "AddressPolicy",
+            "Postgres", "PulseModel", "TextSupport", "CanonicalURL", "AddressPolicy",
         ]),
 
         // HTML with gumbo: charset detection, limits, a flat node tree freed right after parsing.
-        .target(name: "HTMLDocument", dependencies: ["CGumbo", "CGumboGuard", "PulseModel", "WebText"]),
+        .target(name: "HTMLDocument", dependencies: ["CGumbo", "CGumboGuard", "PulseModel", "TextSupport", "WebText"]),
         // gumbo run with counted allocations: abandoned past its memory or CPU budget.
         // Debian's libgumbo.a (libgumbo-dev), not libgumbo.so: gumbo's calls between its own files
         // (utf8iterator_next, gumbo_debug, ...) went through the shared library's PLT, about 2.5% of
@@ -79,9 +81,9 @@ let package = Package(
         .target(name: "CGumboGuard", dependencies: ["CGumbo"],
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libgumbo.a"])]),
         // og:image and page metadata from the head, JSON-LD included.
-        .target(name: "OpenGraph", dependencies: ["HTMLDocument", "CanonicalURL", "WebText", "PulseModel"]),
+        .target(name: "OpenGraph", dependencies: ["HTMLDocument", "CanonicalURL", "WebText", "PulseModel", "TextSupport"]),
         // Mozilla Readability's algorithm on the gumbo tree, plus measured improvements.
-        .target(name: "Readability", dependencies: ["HTMLDocument", "OpenGraph", "PulseModel"]),
+        .target(name: "Readability", dependencies: ["HTMLDocument", "OpenGraph", "PulseModel", "TextSupport"]),
         // The only C++ in the project: extern "C" forwarders over CLD2 (Debian libcld2-dev). libcld2_full
         // (the ~160-language tables only) comes first, so its tables take precedence over libcld2's
         // small built-in ones (DetectionTests.fullTablesLoaded checks languages only they have).
@@ -89,17 +91,17 @@ let package = Package(
             .unsafeFlags(["-Xlinker", "--no-as-needed"]), .linkedLibrary("cld2_full"), .linkedLibrary("cld2"),
         ]),
         // Per-article language: title + summary + body start with CLD2, else the source's language.
-        .target(name: "LanguageTagger", dependencies: ["CCLD2", "PulseModel"]),
+        .target(name: "LanguageTagger", dependencies: ["CCLD2", "PulseModel", "TextSupport"]),
         // One page fetch per article: og:image, readable body, language; used by ingest and --backfill.
         .target(name: "Enrichment", dependencies: [
-            "ArticleStore", "HTTPFetcher", "HTMLDocument", "OpenGraph", "Readability", "LanguageTagger", "PulseModel", "Threads",
+            "ArticleStore", "HTTPFetcher", "HTMLDocument", "OpenGraph", "Readability", "LanguageTagger", "PulseModel", "TextSupport", "Threads",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // When each source is due: adaptive intervals, hints, jitter.
         .target(name: "Scheduler"),
         // One fetch pass: fetch -> parse -> store, with fetch state and a fetch_logs row.
         .target(name: "Ingestion", dependencies: [
-            "ArticleStore", "FeedParser", "HTTPFetcher", "Postgres", "PulseModel", "Scheduler", "LanguageTagger", "Enrichment",
+            "ArticleStore", "FeedParser", "HTTPFetcher", "PulseModel", "Scheduler", "LanguageTagger", "Enrichment", "Threads",
             "CanonicalURL",
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -121,7 +123,7 @@ let package = Package(
         .target(name: "LoopbackHTTPServer"),
 
         .executableTarget(name: "pulse-ingest", dependencies: [
-            "Postgres", "Migrations", "ArticleStore", "PulseModel", "PulseConfig", "Ingestion",
+            "Postgres", "Migrations", "ArticleStore", "PulseModel", "TextSupport", "PulseConfig", "Ingestion",
             "FeedParser", "HTTPFetcher", "AddressPolicy", "Daemon", "Scheduler", "Observability", "SystemdNotify", "Enrichment",
             "LanguageTagger", "SourceImport",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -147,7 +149,7 @@ let package = Package(
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
         .testTarget(name: "HTMLDocumentTests", dependencies: ["HTMLDocument"]),
         .testTarget(name: "OpenGraphTests", dependencies: ["OpenGraph", "HTMLDocument"]),
-        .testTarget(name: "ReadabilityTests", dependencies: ["Readability", "HTMLDocument", "PulseModel"], exclude: ["Fixtures"]),
+        .testTarget(name: "ReadabilityTests", dependencies: ["Readability", "HTMLDocument", "PulseModel", "TextSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "IngestionTests", dependencies: ["Ingestion", "FeedParser"]),
         .testTarget(name: "LanguageTaggerTests", dependencies: ["LanguageTagger", "CCLD2"], exclude: ["Fixtures"]),
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
@@ -160,7 +162,7 @@ let package = Package(
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
         .testTarget(name: "SourceImportTests", dependencies: ["SourceImport", "PulseConfig", "FeedParser", "PulseModel"]),
         .testTarget(name: "WebTextTests", dependencies: ["WebText"]),
-        .testTarget(name: "PulseModelTests", dependencies: ["PulseModel"]),
+        .testTarget(name: "PulseModelTests", dependencies: ["PulseModel", "TextSupport"]),
         // Also the dump modes' fetching, end to end through the built binary (no database).
         .testTarget(name: "CommandLineParsingTests", dependencies: [
             "pulse-ingest", "HTTPFetcher", "Observability", "PulseConfig", "LoopbackHTTPServer",

@@ -3,6 +3,7 @@ import CanonicalURL
 import FoundationEssentials
 import Postgres
 import PulseModel
+import TextSupport
 
 /// A row ready for `articles`: every invariant of the data contract (section 3) already holds.
 /// Denormalised source and category fields are added by the INSERT itself from the live rows.

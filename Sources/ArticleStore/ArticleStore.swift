@@ -27,6 +27,10 @@ public struct StoredArticle: Sendable, Equatable {
     public var row: ArticleRow
 }
 
+/// What a store method throws when the database fails (unreachable, read-only, timed out,
+/// refused): callers tell it from the feed's own failures without knowing the driver.
+public typealias DatabaseError = PostgresError
+
 /// The database side of ingestion: every write keeps the data contract's invariants.
 public struct ArticleStore: Sendable {
     public let connection: PostgresConnection

@@ -1,5 +1,6 @@
 import HTMLDocument
 import PulseModel
+import TextSupport
 
 /// Soft 404s: an article that was pulled or moved answers 200 with the site's "page not found"
 /// page. Its apology was stored as the article's text and its default share picture (the

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import PulseModel
+import TextSupport
 
 /// Script and style text a caller never reads, found by the markup pre-scan so gumbo need not
 /// tokenize it: on a news page it is most of the bytes (inline application state, analytics,

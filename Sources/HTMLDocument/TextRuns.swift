@@ -1,4 +1,5 @@
 import PulseModel
+import TextSupport
 
 /// Character data handed to gumbo as one placeholder code point each and put back by the
 /// conversion. gumbo reads text one code point at a time, each a token through the tree builder

@@ -1,6 +1,7 @@
 import CCurl
 import PulseModel
 import FoundationEssentials
+import TextSupport
 
 /// Interprets response header values the fetcher hands back to its callers.
 enum HeaderValues {

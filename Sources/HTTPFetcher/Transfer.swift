@@ -1,6 +1,7 @@
 import AddressPolicy
 import CCurl
 import PulseModel
+import TextSupport
 
 /// Everything the loop needs to start one hop (one HTTP request, no redirects followed).
 struct HopSpec: Sendable {

@@ -7,7 +7,6 @@ import HTTPFetcher
 import Enrichment
 import Threads
 import Logging
-import Postgres
 import Scheduler
 import Synchronization
 
@@ -162,7 +161,7 @@ public struct IngestPass: Sendable {
         } catch is PassStopped {
             outcome.result = .failed("stopped before its feed was fetched")
             outcome.stopped = true
-        } catch let error as PostgresError {
+        } catch let error as DatabaseError {
             outcome.result = .failed("database: \(error)")
             outcome.databaseFailure = true
             sourceLogger.error("database error while storing a source; it is tried again soon",

@@ -1,5 +1,6 @@
 import CCLD2
 import PulseModel
+import TextSupport
 
 /// How much of CLD2's answer to trust.
 public enum LanguageRule: String, Sendable, CaseIterable {

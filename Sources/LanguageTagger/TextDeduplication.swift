@@ -1,4 +1,5 @@
 import PulseModel
+import TextSupport
 
 /// Repeated text removed before detection: feeds often repeat the headline as the summary and the
 /// summary as the body's first paragraph, and CLD2 would count those bytes twice, so the same

@@ -1,5 +1,6 @@
 import PulseModel
 import HTMLDocument
+import TextSupport
 
 /// Reads `<script type="application/ld+json">` blocks (capped in size) into `JSONLDObject`s.
 public enum JSONLD {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import PulseModel
 import HTMLDocument
+import TextSupport
 
 /// Page metadata read from `<meta>` tags and JSON-LD, before any title cleanup.
 public struct PageMetadata: Sendable, Equatable {

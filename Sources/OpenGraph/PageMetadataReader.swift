@@ -2,6 +2,7 @@ import FoundationEssentials
 import PulseModel
 import HTMLDocument
 import WebText
+import TextSupport
 
 /// Readability.js's `_getJSONLD` and `_getArticleMetadata`: meta tags and the first
 /// schema.org Article-typed JSON-LD object, JSON-LD winning field by field.

@@ -1,5 +1,6 @@
 import PulseModel
 import WebText
+import TextSupport
 /// The rules a URL must pass before we store it: absolute http(s), a plausible host, no
 /// userinfo, no control or bidi characters, at most 2048 characters.
 public enum SafeURL {

@@ -1,5 +1,6 @@
 import CanonicalURL
 import PulseModel
+import TextSupport
 
 /// Page-side reference resolution: HTML's URL clean-up around the pipeline's one RFC 3986
 /// resolver (CanonicalURL's URLReference), which does the splitting, merging and dot segments.

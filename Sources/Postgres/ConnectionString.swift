@@ -1,4 +1,4 @@
-import PulseModel
+import TextSupport
 
 /// A libpq connection string (`DATABASE_URL`) read the way libpq reads it, checked before libpq
 /// sees it. libpq's own parse errors quote the offending token or the whole URI (a password with

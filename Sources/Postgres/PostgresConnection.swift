@@ -1,6 +1,6 @@
 import CLibPQ
-import PulseModel
 import Logging
+import TextSupport
 
 /// One PostgreSQL session. Every libpq call runs on the connection's own thread (see
 /// `DedicatedThreadExecutor`), so awaiting a query never blocks Swift's cooperative pool.

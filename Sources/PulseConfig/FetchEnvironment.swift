@@ -1,5 +1,6 @@
 import Glibc
 import PulseModel
+import TextSupport
 
 /// The environment variables the fetcher reads: `PULSE_USER_AGENT`, `PULSE_RESOLVE`,
 /// `PULSE_CA_FILE` and `PULSE_CA_PATH`. Part of `EnvironmentSettings`, and read on its own by the

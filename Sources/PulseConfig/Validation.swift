@@ -1,6 +1,7 @@
 import AddressPolicy
 import FoundationEssentials
 import PulseModel
+import TextSupport
 
 // Field rules shared by categories and sources. Each returns nil when the value is fine,
 // else a human sentence (without file/line, which the caller adds).

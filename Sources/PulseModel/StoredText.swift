@@ -1,3 +1,4 @@
+import TextSupport
 /// The last line of defence for every text column: whatever produced the string, what reaches the
 /// database has no control or bidi-override characters, folded whitespace where asked, and a cap.
 ///

@@ -1,3 +1,4 @@
+import TextSupport
 /// Text reduced for comparison: letters and digits in lower case, one space between words.
 /// Shared by the language rule (repeated sentences) and the extractor (repeated captions, pull
 /// quotes), which run it on every block of every page: one pass over the UTF-8 bytes with an

@@ -2,6 +2,7 @@ import PulseModel
 import FoundationEssentials
 import Glibc
 import OpenGraph
+import TextSupport
 
 /// Turns the extracted subtree into allow-listed HTML and block-separated plain text.
 /// Iterative (explicit stack) so deep input cannot overflow the call stack.

@@ -1,5 +1,6 @@
 import OpenGraph
 import PulseModel
+import TextSupport
 
 /// Steps added beyond Readability.js, measured on the fixtures: page furniture that
 /// Readability's class-name heuristics miss when it sits inside the article container

@@ -1,4 +1,5 @@
 import PulseModel
+import TextSupport
 
 /// Consent walls: a publisher in the EU answers a client without cookies with a page of its
 /// consent manager ("We value your privacy ... Accept all") instead of the article. Readability

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import OpenGraph
 import PulseModel
+import TextSupport
 
 /// Precision rules run after the grab, for furniture that sits inside the article container and
 /// carries no tell-tale class name: header lines (bylines, datelines, "Updated ..." and disclosure

@@ -1,4 +1,5 @@
 import PulseModel
+import TextSupport
 
 /// `_prepArticle` and the cleaners it calls, in Readability.js's order.
 extension Extractor {

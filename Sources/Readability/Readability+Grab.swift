@@ -1,4 +1,5 @@
 import PulseModel
+import TextSupport
 
 /// `_grabArticle`: node prepping, then scoring (Readability+Scoring), then cleanup
 /// (Readability+Cleaning), retried with relaxed flags while the result is too short.

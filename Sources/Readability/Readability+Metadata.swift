@@ -1,6 +1,7 @@
 import FoundationEssentials
 import PulseModel
 import OpenGraph
+import TextSupport
 
 /// `_getArticleTitle`, `_checkByline`, `_headerDuplicatesTitle` and output text cleanup.
 extension Extractor {

@@ -1,6 +1,7 @@
 import PulseModel
 import HTMLDocument
 import OpenGraph
+import TextSupport
 
 /// What Readability found: metadata plus the article as sanitised HTML and plain text.
 public struct ReadableArticle: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import OpenGraph
 import PulseModel
+import TextSupport
 
 /// Reader threads rendered into the page: fifteen comments of fifty words outscore a short
 /// article, as teaser rails did, and Readability.js only drops a thread whose class or id says

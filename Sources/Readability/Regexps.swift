@@ -1,4 +1,5 @@
 import PulseModel
+import TextSupport
 
 /// Readability.js's REGEXPS as hand-written keyword matchers: every one of them is a
 /// case-insensitive alternation of literal words, which `contains` checks on a lower-cased

@@ -1,6 +1,7 @@
 import HTMLDocument
 import OpenGraph
 import PulseModel
+import TextSupport
 
 /// Client-rendered pages: the markup is a shell (menu, an empty application root, a cookie notice,
 /// the footer) and the article arrives by script. Readability then keeps the longest text there

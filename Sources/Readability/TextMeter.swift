@@ -1,4 +1,5 @@
 import PulseModel
+import TextSupport
 
 /// Text measurements Readability.js makes with `_getInnerText(e).length` and
 /// `split(commas)`, computed in one pass over UTF-8 without building the string.

@@ -12,6 +12,7 @@ import Observability
 import PulseConfig
 import SourceImport
 import Threads
+import TextSupport
 
 /// What the flags mean together: which combinations are refused, and which mode runs.
 extension PulseIngest {

@@ -1,3 +1,4 @@
+import TextSupport
 import Testing
 @testable import PulseModel
 

@@ -1,3 +1,4 @@
+import TextSupport
 import Foundation
 import Testing
 @testable import PulseModel

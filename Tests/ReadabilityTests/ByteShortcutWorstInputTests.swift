@@ -1,3 +1,4 @@
+import TextSupport
 import Testing
 import PulseModel
 @testable import Readability

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PulseConfig
 import PulseModel
 
 /// write(2) until every byte is out (pipes and files take partial writes; EINTR is retried).
