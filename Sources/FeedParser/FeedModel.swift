@@ -25,6 +25,10 @@ public struct FeedDocument: Sendable, Equatable {
     public var droppedCount: Int
     /// How many of them the item cap dropped (the oldest; the cap keeps the newest).
     public var droppedByCap: Int = 0
+    /// WebSub discovery: the feed's `<link rel="hub">` and `<link rel="self">` (absolute http(s),
+    /// first of each), nil when absent or unsafe.
+    public var hub: String? = nil
+    public var selfURL: String? = nil
 }
 
 /// One item/entry mapped to the article row shape (contract section 3): strings are sanitised,

@@ -175,7 +175,8 @@ public enum FeedParser {
                             encodingRepaired: false, title: title?.isEmpty == true ? nil : title,
                             link: h.link.flatMap(LinkSafety.check), language: language, ttlMinutes: ttl,
                             items: items, dropped: collector.dropped, droppedCount: collector.droppedCount,
-                            droppedByCap: collector.droppedByCap)
+                            droppedByCap: collector.droppedByCap,
+                            hub: h.hub.flatMap(LinkSafety.check), selfURL: h.selfLink.flatMap(LinkSafety.check))
     }
 
     private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: String) -> Bool {

@@ -15,6 +15,9 @@ extension FeedWalker {
             if atomDocument || tag == .atomLink {
                 let rel = attribute("rel") ?? "alternate"
                 if rel == "alternate", header.link == nil { header.link = resolve(attribute("href")) }
+                // WebSub discovery (W3C WebSub 4): the first hub and self links of the feed itself.
+                if WebSubRel.names(rel, "hub"), header.hub == nil { header.hub = resolve(attribute("href")) }
+                if WebSubRel.names(rel, "self"), header.selfLink == nil { header.selfLink = resolve(attribute("href")) }
             } else {
                 beginCapture(.feedLink, depth: depth, mode: .text)
             }
@@ -163,5 +166,13 @@ extension FeedWalker {
         case .itemYtVideoID: first(&item!.ytVideoID)
         default: break
         }
+    }
+}
+
+/// `rel` is a space-separated list of relation types, compared case-insensitively (RFC 8288 3.3).
+enum WebSubRel {
+    static func names(_ rel: String, _ type: String) -> Bool {
+        rel.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+            .contains { $0.lowercased() == type }
     }
 }

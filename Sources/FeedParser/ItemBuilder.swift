@@ -61,6 +61,8 @@ struct FeedHeader {
     var authorName: String?
     var itunesAuthor: String?
     var itunesImage: String?
+    var hub: String?
+    var selfLink: String?
 }
 
 /// Which field a text capture fills when its element closes.

@@ -1,6 +1,8 @@
 /// What a download is for; it picks the default decoded-body cap and the Accept header.
 public enum FetchKind: String, Sendable, Hashable {
     case feed, page, image
+    /// A WebSub hub request (subscribe/unsubscribe POST): the answer is a status, not a document.
+    case hub
 
     /// Decoded (after Content-Encoding) body cap in bytes.
     public var defaultBodyLimit: Int {
@@ -8,6 +10,7 @@ public enum FetchKind: String, Sendable, Hashable {
         case .feed: return 16 * 1024 * 1024
         case .page: return 5 * 1024 * 1024
         case .image: return 256 * 1024
+        case .hub: return 64 * 1024
         }
     }
 
@@ -19,6 +22,8 @@ public enum FetchKind: String, Sendable, Hashable {
             return "text/html, application/xhtml+xml;q=0.9, */*;q=0.5"
         case .image:
             return "image/avif, image/webp, image/png, image/jpeg, image/*;q=0.8"
+        case .hub:
+            return "*/*"
         }
     }
 }
@@ -34,6 +39,9 @@ public struct FetchRequest: Sendable, Hashable {
     public var sourceKey: String?
     /// Overrides `kind.defaultBodyLimit` (decoded bytes).
     public var maxBodyBytes: Int?
+    /// When set, the request is a POST of this `application/x-www-form-urlencoded` body (WebSub
+    /// subscription requests); redirects are then not followed, as a hub has no reason to send one.
+    public var form: [UInt8]?
 
     public init(
         url: String, kind: FetchKind, etag: String? = nil, lastModified: String? = nil,
@@ -68,11 +76,13 @@ public struct FetchResponse: Sendable, Hashable {
     public var notModified: Bool
     /// Body bytes as received before content decoding (nil when libcurl did not report it).
     public var bytesOnWire: Int?
+    /// The `Link` header(s), joined with ", " (WebSub discovery reads `rel="hub"` and `rel="self"`).
+    public var link: String?
 
     public init(
         status: Int, finalURL: String, body: [UInt8], contentType: String? = nil, etag: String? = nil,
         lastModified: String? = nil, retryAfter: Duration? = nil, cacheMaxAge: Duration? = nil,
-        notModified: Bool = false, bytesOnWire: Int? = nil
+        notModified: Bool = false, bytesOnWire: Int? = nil, link: String? = nil
     ) {
         self.status = status
         self.finalURL = finalURL
@@ -84,5 +94,6 @@ public struct FetchResponse: Sendable, Hashable {
         self.cacheMaxAge = cacheMaxAge
         self.notModified = notModified
         self.bytesOnWire = bytesOnWire
+        self.link = link
     }
 }

@@ -48,6 +48,7 @@ public final class HTTPFetcher: Sendable {
             spec.resolve = configuration.resolve
             spec.caFile = configuration.caFile
             spec.caPath = configuration.caPath
+            spec.form = request.form
             #if DEBUG
             spec.resolve += configuration.resolveForTesting
             #endif
@@ -60,7 +61,7 @@ public final class HTTPFetcher: Sendable {
             }
             remaining -= hop.elapsed
             log.debug("hop done", metadata: ["url": "\(target.url)", "status": "\(hop.status)"])
-            if let next = hop.redirectURL {
+            if let next = hop.redirectURL, request.form == nil {
                 if !configuration.allowHTTPSDowngrade, RedirectPolicy.isDowngrade(from: target.url, to: next) {
                     log.notice("redirect refused", metadata: ["url": "\(target.url)", "location": "\(FetchError.clip(next))"])
                     configuration.redirectRefused?(.httpsToHTTP)
@@ -86,7 +87,7 @@ public final class HTTPFetcher: Sendable {
                 status: hop.status, finalURL: hop.effectiveURL, body: notModified ? [] : hop.body,
                 contentType: hop.contentType, etag: hop.etag, lastModified: hop.lastModified,
                 retryAfter: retryAfter, cacheMaxAge: HeaderValues.cacheMaxAge(hop.cacheControl),
-                notModified: notModified, bytesOnWire: notModified ? 0 : hop.bytesOnWire)
+                notModified: notModified, bytesOnWire: notModified ? 0 : hop.bytesOnWire, link: hop.link)
         // 503 without Retry-After is an ordinary server error; with it, the server is asking for a pause.
         case let code where code == 429 || (code == 503 && retryAfter != nil):
             if let key = request.sourceKey, let retryAfter { gate.record(key, retryAfter: retryAfter) }

@@ -21,6 +21,8 @@ struct HopSpec: Sendable {
     /// `FetcherConfiguration.caFile` and `caPath`; nil keeps libcurl's default.
     var caFile: String?
     var caPath: String?
+    /// `FetchRequest.form`: POST this form body instead of a GET.
+    var form: [UInt8]?
 }
 
 /// What one completed hop produced; the redirect and status logic lives in `HTTPFetcher`.
@@ -34,6 +36,7 @@ struct HopResult: Sendable {
     var lastModified: String?
     var retryAfter: String?
     var cacheControl: String?
+    var link: String?
     var bytesOnWire: Int?
     /// Time libcurl spent on the hop (queueing for politeness excluded).
     var elapsed: Duration
@@ -108,6 +111,12 @@ final class Transfer {
         var headers = ["Accept: \(spec.kind.acceptHeader)"]
         if let etag = spec.etag, let safe = Transfer.headerValue(etag) { headers.append("If-None-Match: \(safe)") }
         if let date = spec.lastModified, let safe = Transfer.headerValue(date) { headers.append("If-Modified-Since: \(safe)") }
+        if let form = spec.form {
+            // COPYPOSTFIELDS: libcurl keeps its own copy, so the bytes need not outlive this call.
+            headers.append("Content-Type: application/x-www-form-urlencoded")
+            check(pulse_curl_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(form.count)))
+            check(form.withUnsafeBufferPointer { pulse_curl_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress)) })
+        }
         for header in headers { headerList = curl_slist_append(headerList, header) }
         check(pulse_curl_setopt_ptr(easy, CURLOPT_HTTPHEADER, headerList))
         if !spec.resolve.isEmpty {
@@ -216,6 +225,7 @@ final class Transfer {
             lastModified: header("Last-Modified"),
             retryAfter: header("Retry-After"),
             cacheControl: header("Cache-Control", joinAll: true),
+            link: header("Link", joinAll: true),
             bytesOnWire: hasSize && downloaded >= 0 && !discardedBody ? Int(downloaded) : nil,
             elapsed: .microseconds(Int64(micros))
         )

@@ -16,6 +16,8 @@ public final class LoopbackHTTPServer: Sendable {
         /// Lowercased names.
         public let headers: [String: String]
         public let rawHead: String
+        /// The body as `Content-Length` declares it (up to 1 MiB; POSTs of WebSub tests and hubs).
+        public var body: [UInt8] = []
     }
 
     /// Lets a route write to its connection.
@@ -167,7 +169,17 @@ public final class LoopbackHTTPServer: Sendable {
                     let name = line[..<colon].lowercased()
                     headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                 }
-                return Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers, rawHead: head)
+                var request = Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers, rawHead: head)
+                if let length = headers["content-length"].flatMap({ Int($0) }), length > 0, length <= 1 << 20 {
+                    var body = Array(buffer[end.upperBound...])
+                    while body.count < length {
+                        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                        if n <= 0 { break }
+                        body.append(contentsOf: chunk[0..<n])
+                    }
+                    request.body = Array(body.prefix(length))
+                }
+                return request
             }
         }
         return nil

@@ -54,11 +54,11 @@ public enum ConfigLoader {
 }
 
 /// Walks the composed tree section by section.
-private struct ConfigParser {
+struct ConfigParser {
     let diag: Diagnostics
 
     static let rootKeys = ["version", "defaults", "fetch", "schedule", "enrichment", "retention", "prune_unlisted",
-                           "categories", "sources"]
+                           "categories", "sources", "websub"]
 
     func parseRoot(_ root: ConfigNode) -> PulseConfiguration? {
         guard let map = MappingView(root, section: "top level", allowedKeys: Self.rootKeys, diag) else { return nil }
@@ -77,6 +77,7 @@ private struct ConfigParser {
         if let node = map.node("schedule") { config.schedule = parseSchedule(node) }
         if let node = map.node("enrichment") { config.enrichment = parseEnrichment(node) }
         if let node = map.node("retention") { config.retention = parseRetention(node) }
+        if let node = map.node("websub") { config.websub = parseWebSub(node, schedule: config.schedule) }
         config.pruneUnlisted = map.bool("prune_unlisted", default: false)
         if map.has("categories") {
             config.categories = parseCategories(map.sequence("categories", required: true) ?? [], at: map.mark(of: "categories"))

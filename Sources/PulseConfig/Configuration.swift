@@ -10,6 +10,8 @@ public struct PulseConfiguration: Sendable, Equatable {
     public var schedule: ScheduleSettings
     public var enrichment: EnrichmentConfig
     public var retention: RetentionSettings
+    /// The WebSub push subscriber (off by default).
+    public var websub: WebSubSettings = WebSubSettings()
     /// When true, source sync deactivates DB sources that are absent from the file.
     public var pruneUnlisted: Bool
     /// In display order (`displayOrder` == position).

@@ -1,0 +1,33 @@
+/// The `websub:` section. Strict like the others: unknown keys, a callback that a hub could not
+/// call, a listen address that needs DNS and out-of-range numbers are all reported with the line.
+extension ConfigParser {
+    static let webSubKeys = ["enabled", "callback_url", "listen", "lease_seconds", "subscribed_poll_hours"]
+
+    func parseWebSub(_ node: ConfigNode, schedule: ScheduleSettings) -> WebSubSettings {
+        var settings = WebSubSettings()
+        guard let map = MappingView(node, section: "websub", allowedKeys: Self.webSubKeys, diag) else { return settings }
+        settings.enabled = map.bool("enabled", default: false)
+        settings.leaseSeconds = map.int("lease_seconds", default: settings.leaseSeconds, range: WebSubSettings.leaseRange)
+        if map.has("subscribed_poll_hours") {
+            settings.subscribedPollHours = map.int("subscribed_poll_hours", default: schedule.maxIntervalHours,
+                                                   range: 1...168)
+        }
+        if let callback = map.string("callback_url", required: settings.enabled) {
+            if let problem = WebSubSettings.callbackProblem(callback) {
+                diag.error(problem, at: map.mark(of: "callback_url"))
+            } else {
+                settings.callbackURL = callback
+            }
+        }
+        if let listen = map.string("listen", required: settings.enabled) {
+            if let (host, port) = WebSubSettings.parseListen(listen) {
+                settings.listenHost = host
+                settings.listenPort = port
+            } else {
+                diag.error("'listen' must be an IP address and a port, like 127.0.0.1:8089 or [::1]:8089 (got '\(FieldRules.printable(String(listen.prefix(80))))')",
+                           at: map.mark(of: "listen"))
+            }
+        }
+        return settings
+    }
+}

@@ -1,0 +1,78 @@
+import AddressPolicy
+
+/// `websub:` in feeds.yaml: the push subscriber (W3C WebSub). Off by default; when on, the service
+/// runs a listener on `listen` (behind the operator's TLS reverse proxy) and subscribes each source
+/// whose feed names a hub, with `{callback_url}/{slug}` as its callback.
+public struct WebSubSettings: Sendable, Equatable {
+    public var enabled: Bool
+    /// The public URL prefix the hub calls back (no query, no fragment, no trailing slash).
+    public var callbackURL: String
+    /// Where the listener binds: an IP literal and a port (`127.0.0.1:8089`, `[::1]:8089`).
+    public var listenHost: String
+    public var listenPort: Int
+    /// The lease asked of the hub (it may grant another); renewal starts before it ends.
+    public var leaseSeconds: Int
+    /// The poll interval of a source while its subscription is live: polling stays the safety
+    /// net. Nil means the schedule's maximum interval.
+    public var subscribedPollHours: Int?
+
+    public static let leaseRange = 300...(30 * 86_400)
+
+    public init(enabled: Bool = false, callbackURL: String = "", listenHost: String = "127.0.0.1",
+                listenPort: Int = 8089, leaseSeconds: Int = 864_000, subscribedPollHours: Int? = nil) {
+        self.enabled = enabled
+        self.callbackURL = callbackURL
+        self.listenHost = listenHost
+        self.listenPort = listenPort
+        self.leaseSeconds = leaseSeconds
+        self.subscribedPollHours = subscribedPollHours
+    }
+
+    /// `{callback_url}/{slug}`: the callback a source's subscription names.
+    public func callback(slug: String) -> String { callbackURL + "/" + slug }
+
+    /// The poll interval of a subscribed source, in hours.
+    public func subscribedPollHours(schedule: ScheduleSettings) -> Int {
+        subscribedPollHours ?? schedule.maxIntervalHours
+    }
+
+    /// Splits `host:port` (IPv6 in brackets). Hostnames are refused: binding must not depend on DNS.
+    static func parseListen(_ text: String) -> (host: String, port: Int)? {
+        let host: Substring
+        let port: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { return nil }
+            host = text[text.index(after: text.startIndex)..<close]
+            port = text[text.index(close, offsetBy: 2)...]
+            guard case .v6? = IPAddress(String(host)) else { return nil }
+        } else {
+            guard let colon = text.lastIndex(of: ":") else { return nil }
+            host = text[..<colon]
+            port = text[text.index(after: colon)...]
+            guard case .v4? = IPAddress(String(host)) else { return nil }
+        }
+        guard !port.isEmpty, port.utf8.count <= 5, port.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+              let number = Int(port), (1...65_535).contains(number) else { return nil }
+        return (String(host), number)
+    }
+
+    /// Why `url` cannot be a callback prefix, nil when it can. The hub calls it from the internet,
+    /// so it must be an absolute http(s) URL with a host, and the slug is appended as a path segment.
+    static func callbackProblem(_ url: String) -> String? {
+        let lower = url.lowercased()
+        guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else {
+            return "'callback_url' must be an absolute http(s) URL"
+        }
+        let rest = lower.drop { $0 != "/" }.dropFirst(2)
+        let host = rest.prefix { $0 != "/" && $0 != ":" }
+        if host.isEmpty { return "'callback_url' has no host" }
+        if url.contains("?") || url.contains("#") { return "'callback_url' must have no query or fragment" }
+        if url.hasSuffix("/") { return "'callback_url' must not end with '/' (the source's slug is appended)" }
+        if url.contains("@") { return "'callback_url' must not contain userinfo" }
+        if url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || !$0.isASCII }) {
+            return "'callback_url' must be printable ASCII without spaces"
+        }
+        if url.utf8.count > 1024 { return "'callback_url' must be at most 1024 characters" }
+        return nil
+    }
+}
