@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // pulse-ingest: RSS/Atom ingestion daemon for the Pulse news app.
 // Data flows one way: config -> scheduler -> fetch -> parse -> enrich -> store.
 import PackageDescription
@@ -16,6 +16,9 @@ let package = Package(
         // feeds.yaml's YAML composer (PulseConfig), with its own copy of libyaml compiled in.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The WebSub callback listener (HTTP/1.1 on SwiftNIO). Its default traits would add
+        // swift-configuration and full Foundation; the listener needs neither.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     ],
     targets: [
         // Thin C shims: module maps only (plus typed forwarders for curl's variadic calls), linked as
@@ -105,6 +108,13 @@ let package = Package(
             "CanonicalURL",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // WebSub (push): subscribe/renew/unsubscribe through the fetcher, and the callback listener
+        // (Hummingbird) that verifies intent and feeds signed pushes into the ingest path.
+        .target(name: "WebSub", dependencies: [
+            "ArticleStore", "Ingestion", "HTTPFetcher", "CLibCrypto",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // The long-running service: claim with leases, pass, repeat; graceful shutdown.
         .target(name: "Daemon", dependencies: [
             "ArticleStore", "Ingestion", "Scheduler",
@@ -125,7 +135,7 @@ let package = Package(
         .executableTarget(name: "pulse-ingest", dependencies: [
             "Postgres", "Migrations", "ArticleStore", "PulseModel", "TextSupport", "PulseConfig", "Ingestion",
             "FeedParser", "HTTPFetcher", "AddressPolicy", "Daemon", "Scheduler", "Observability", "SystemdNotify", "Enrichment",
-            "LanguageTagger", "SourceImport",
+            "LanguageTagger", "SourceImport", "WebSub",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

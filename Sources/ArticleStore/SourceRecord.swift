@@ -21,11 +21,16 @@ public struct SourceRecord: Sendable, Equatable {
     public var isActive: Bool
     /// false: the configured language is stored as it is (`language_detection: off`).
     public var languageDetection: Bool
+    /// A verified WebSub subscription with a live lease: pushes bring its items, so it is polled
+    /// at the relaxed interval (polling stays the safety net).
+    public var pushSubscribed: Bool
 
     static let selectColumns = """
         s.id, s.slug, s.name, s.feed_url, s.language, s.category_id, c.slug AS category_slug,
         c.name AS category_name, s.fetch_interval_hours, s.max_content_length, s.etag, s.last_modified,
-        s.consecutive_failures, s.circuit_open_until, s.last_fetched_at, s.is_active, s.language_detection
+        s.consecutive_failures, s.circuit_open_until, s.last_fetched_at, s.is_active, s.language_detection,
+        EXISTS (SELECT 1 FROM public.websub_subscriptions w WHERE w.source_id = s.id AND w.state = 'subscribed'
+                AND w.lease_expires_at > now()) AS push_subscribed
         """
 
     init(row: QueryResult.Row) {
@@ -46,5 +51,6 @@ public struct SourceRecord: Sendable, Equatable {
         lastFetchedAt = row["last_fetched_at"].flatMap(PostgresTimestamp.parse)
         isActive = row.bool("is_active") ?? true
         languageDetection = row.bool("language_detection") ?? true
+        pushSubscribed = row.bool("push_subscribed") ?? false
     }
 }

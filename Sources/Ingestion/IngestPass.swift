@@ -32,6 +32,11 @@ public struct IngestPass: Sendable {
     public var languageDetectionOff: Set<String> = []
     /// Page enrichment of new rows (og:image, readable body, language); nil skips it.
     public var enricher: Enricher?
+    /// Told what each successful (200) fetch says about a WebSub hub (the subscriber's input).
+    public var hubObserver: (@Sendable (SourceRecord, HubDiscovery) async -> Void)?
+    /// The poll interval of a source with a live push subscription (polling stays the safety
+    /// net); nil keeps the normal schedule for every source.
+    public var subscribedPollInterval: Duration?
     let logger: Logger
 
     public init(store: ArticleStore, fetcher: HTTPFetcher, parserOptions: FeedParserOptions = .init(),
@@ -122,41 +127,20 @@ public struct IngestPass: Sendable {
                                                    schedule: next)
                 outcome.result = .notModified
             } else {
-                var options = parserOptions
-                options.maxContentLength = min(options.maxContentLength, source.maxContentLength ?? .max)
-                let parseStarted = clock.now
-                let document = try await OffPool.run { [options] in
-                    try FeedParser.parse(response.body, contentType: response.contentType,
-                                         baseURL: response.finalURL, options: options)
-                }
-                outcome.parseDuration = clock.now - parseStarted
-                let mapped = EntryMapping(now: now, retentionDays: retentionDays, configuredLanguage: source.language,
-                                          detectLanguage: detectsLanguage(source))
-                    .map(document.items)
-                if mapped.languageDisagreements > 0 {
-                    // Counted in the pass line and the metric; per source only at debug level.
-                    sourceLogger.debug("detected languages differ from the configured one", metadata: [
-                        "configured": "\(source.language)", "items": "\(mapped.languageDisagreements)",
-                    ])
-                }
-                let stored = try await store.insertArticles(mapped.candidates, source: source, now: now)
+                let (document, stored) = try await parseAndInsert(response.body, contentType: response.contentType,
+                                                                  baseURL: response.finalURL, source: source, now: now,
+                                                                  logger: sourceLogger, outcome: &outcome)
                 let next = try await nextFetch(source, now: now, hints: .init(
                     retryAfter: response.retryAfter, cacheMaxAge: response.cacheMaxAge,
                     ttlMinutes: document.ttlMinutes))
                 try await store.recordFetchSuccess(sourceID: source.id, etag: response.etag,
                                                    lastModified: response.lastModified, notModified: false, at: now,
                                                    schedule: next)
-                outcome.itemsSeen = document.items.count + document.droppedCount
-                outcome.inserted = stored.inserted
-                outcome.duplicates = stored.duplicates
-                outcome.dropped = document.droppedCount + stored.rejectedCount
-                outcome.tooOld = mapped.tooOld
-                let enrichment = await enrich(stored.stored, source: source, stop: stop, logger: sourceLogger)
-                outcome.enriched = enrichment.updated
-                if enrichment.refusals > 0 { outcome.parseRefusals["page"] = enrichment.refusals }
-                outcome.enrichDurations = enrichment.durations
-                outcome.languageDisagreements = mapped.languageDisagreements + enrichment.languageDisagreements
-                outcome.recovered = document.recovered
+                await enrichStored(stored, source: source, stop: stop, logger: sourceLogger, outcome: &outcome)
+                if let hubObserver {
+                    await hubObserver(source, HubDiscovery(linkHeader: response.link, document: document,
+                                                           feedURL: source.feedURL))
+                }
             }
         } catch is PassStopped {
             outcome.result = .failed("stopped before its feed was fetched")
@@ -253,6 +237,9 @@ public struct IngestPass: Sendable {
     /// The next due time after a success: adaptive, from the publishing rate of the last week.
     func nextFetch(_ source: SourceRecord, now: Date, hints: SchedulePolicy.Hints) async throws -> NextFetch? {
         guard let scheduling else { return nil }
+        if source.pushSubscribed, let relaxed = subscribedPollInterval {
+            return NextFetch(dueAt: now.addingTimeInterval(relaxed.seconds), workerID: scheduling.workerID)
+        }
         let items = source.lastFetchedAt == nil
             ? nil : try await store.itemsPublishedLastWeek(sourceID: source.id, at: now)
         let due = scheduling.policy.nextDue(after: now, configuredHours: source.fetchIntervalHours,
