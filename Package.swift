@@ -172,6 +172,7 @@ let package = Package(
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
         .testTarget(name: "SourceImportTests", dependencies: ["SourceImport", "PulseConfig", "FeedParser", "PulseModel"]),
         .testTarget(name: "WebTextTests", dependencies: ["WebText"]),
+        .testTarget(name: "WebSubTests", dependencies: ["WebSub"]),
         .testTarget(name: "PulseModelTests", dependencies: ["PulseModel", "TextSupport"]),
         // Also the dump modes' fetching, end to end through the built binary (no database).
         .testTarget(name: "CommandLineParsingTests", dependencies: [
@@ -182,6 +183,7 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: [
             "Postgres", "Migrations", "ArticleStore", "PulseModel", "Ingestion", "HTTPFetcher",
             "LoopbackHTTPServer", "Daemon", "Scheduler", "Enrichment", "HTMLDocument", "OpenGraph", "Threads",
+            "WebSub",
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["Fixtures"]),
     ]

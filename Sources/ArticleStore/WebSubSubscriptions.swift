@@ -75,7 +75,7 @@ extension ArticleStore {
             }
             return try db.query("""
                 UPDATE public.websub_subscriptions SET pending_mode = 'unsubscribe', next_action_at = $2::timestamptz,
-                    updated_at = $2::timestamptz
+                    requested_at = NULL, updated_at = $2::timestamptz
                 WHERE source_id = $1::uuid AND state IN ('pending', 'subscribed')
                   AND pending_mode IS DISTINCT FROM 'unsubscribe'
                 """, [sourceID, now], label: "websub observe").affectedRows > 0
@@ -89,7 +89,8 @@ extension ArticleStore {
                                    at now: Date = Date()) async throws -> [WebSubSubscription] {
         try await connection.withReconnect(label: "websub claim") { db in
             try db.query("""
-                UPDATE public.websub_subscriptions w SET pending_mode = 'unsubscribe', next_action_at = $1::timestamptz
+                UPDATE public.websub_subscriptions w SET pending_mode = 'unsubscribe', next_action_at = $1::timestamptz,
+                    requested_at = NULL
                 FROM public.sources s
                 WHERE s.id = w.source_id AND NOT s.is_active AND w.state IN ('pending', 'subscribed')
                   AND w.pending_mode IS DISTINCT FROM 'unsubscribe'
@@ -157,7 +158,7 @@ extension ArticleStore {
                 ), confirmed AS (
                     UPDATE public.websub_subscriptions w SET
                         state = CASE WHEN $2 = 'subscribe' THEN 'subscribed' ELSE 'unsubscribed' END,
-                        pending_mode = NULL, verified_at = $4::timestamptz, failures = 0, last_error = NULL,
+                        pending_mode = NULL, requested_at = NULL, verified_at = $4::timestamptz, failures = 0, last_error = NULL,
                         lease_expires_at = CASE WHEN $2 = 'subscribe'
                             THEN $4::timestamptz + make_interval(secs => coalesce($5::integer, 0)) END,
                         next_action_at = CASE WHEN $2 = 'subscribe' THEN $6::timestamptz END,
