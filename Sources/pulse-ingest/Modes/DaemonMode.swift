@@ -14,6 +14,7 @@ import Scheduler
 import ServiceLifecycle
 import SystemdNotify
 import UnixSignals
+import WebSub
 
 /// The service (no mode flag): connect (retrying while the database is down), migrate when
 /// PULSE_AUTO_MIGRATE=1, sync sources, then claim and ingest until SIGTERM/SIGINT. SIGHUP reloads
@@ -74,10 +75,13 @@ struct DaemonMode {
                 environment: context.environment.fetch, allowedNetworks: allowedNetworks).countingRefusals(in: metrics),
                                       logger: logger)
             defer { fetcher.shutdown() }
-            let daemon = IngestDaemon(workerID: workerID, store: store,
-                                      settings: Self.settings(context.configuration, fetcher: fetcher, workerID: workerID,
-                                                              logger: logger),
+            let daemonSettings = Self.settings(context.configuration, fetcher: fetcher, workerID: workerID, logger: logger)
+            let daemon = IngestDaemon(workerID: workerID, store: store, settings: daemonSettings,
                                       observer: observer, logger: logger)
+            // WebSub (when enabled): pushes go through the same pass as fetched feeds.
+            let websub = WebSubRuntime.make(context.configuration, store: store, fetcher: fetcher,
+                                            pass: daemonSettings.makePass(store), workerID: workerID,
+                                            registry: metrics, logger: logger)
             logger.info("serving", metadata: ["worker": "\(workerID)", "sources": "\(context.configuration.activeSources.count)"])
             let group = ServiceGroup(configuration: .init(
                 services: [daemon], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -86,6 +90,15 @@ struct DaemonMode {
             defer { withExtendedLifetime(secondSignal) {} }
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }
+                if let websub {
+                    tasks.addTask {
+                        do { try await websub.run() } catch {
+                            // The listener could not bind: the service goes on polling, loudly.
+                            logger.error("websub stopped; sources are polled only", metadata: ["error": "\(error)"])
+                            while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
+                        }
+                    }
+                }
                 tasks.addTask {
                     await watchSignals(daemon: daemon, store: store, fetcher: fetcher, workerID: workerID,
                                        notifier: notifier)
@@ -159,6 +172,11 @@ struct DaemonMode {
             pass.languageDetectionOff = detectionOff
             pass.enricher = enricher
             pass.scheduling = PassScheduling(workerID: workerID, policy: policy)
+            if configuration.websub.enabled {
+                pass.enableWebSub(configuration, subscriber: WebSubSubscriber(
+                    store: store, fetcher: fetcher, settings: WebSubRuntime.subscriberSettings(configuration.websub),
+                    workerID: workerID, logger: logger))
+            }
             return pass
         }
     }

@@ -1,0 +1,77 @@
+import Prometheus
+
+/// The WebSub metrics, in the daemon's registry: subscriptions by state (fleet-wide, from the
+/// database), pushes received, stored and rejected by reason, and push-to-row latency.
+public final class WebSubMetrics: Sendable {
+    public static let states = ["pending", "subscribed", "expired", "unsubscribed", "denied", "failed"]
+    /// Reasons the listener and the receiver report; created at 0 up front.
+    public static let rejectReasons = ["missing_signature", "bad_signature", "malformed_signature", "not_subscribed",
+                                       "unknown_topic", "too_large", "read_failed", "queue_full", "unparseable", "database"]
+
+    private let registry: PrometheusCollectorRegistry
+    private let received: Counter
+    private let stored: Counter
+    private let storedRows: Counter
+    private let latency: DurationHistogram
+    private let byState: [String: Gauge]
+
+    static let latencyBuckets: [Duration] = [
+        .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+        .milliseconds(500), .seconds(1), .seconds(2), .seconds(5), .seconds(10),
+    ]
+
+    public init(registry: PrometheusCollectorRegistry) {
+        self.registry = registry
+        received = registry.makeCounter(descriptor: Self.descriptor("websub_pushes_received", unit: "total",
+                                                                    help: "WebSub pushes (POSTs) for a known source."))
+        stored = registry.makeCounter(descriptor: Self.descriptor("websub_pushes_stored", unit: "total",
+                                                                  help: "WebSub pushes whose entries were stored."))
+        storedRows = registry.makeCounter(descriptor: Self.descriptor("websub_push_rows", unit: "total",
+                                                                      help: "Articles newly inserted from WebSub pushes."))
+        latency = registry.makeDurationHistogram(
+            descriptor: Self.descriptor("websub_push_to_row", unit: "seconds",
+                                        help: "Time from a push's arrival to its rows being committed."),
+            buckets: Self.latencyBuckets)
+        var gauges: [String: Gauge] = [:]
+        for state in Self.states {
+            gauges[state] = registry.makeGauge(
+                descriptor: Self.descriptor("websub_subscriptions", unit: "",
+                                            help: "WebSub subscriptions by state (all daemons), read every tick."),
+                labels: [("state", state)])
+        }
+        byState = gauges
+        for reason in Self.rejectReasons { _ = rejectedCounter(reason) }
+    }
+
+    public func pushReceived() { received.increment() }
+
+    public func pushRejected(reason: String) { rejectedCounter(reason).increment() }
+
+    public func pushStored(inserted: Int, latency duration: Duration) {
+        stored.increment()
+        if inserted > 0 { storedRows.increment(by: Int64(inserted)) }
+        latency.record(duration)
+    }
+
+    public func verification(mode: String, accepted: Bool) {
+        registry.makeCounter(
+            descriptor: Self.descriptor("websub_verifications", unit: "total",
+                                        help: "Hub verification requests, by mode and whether one was pending."),
+            labels: [("mode", PulseMetrics.labelValue(mode)), ("accepted", accepted ? "true" : "false")]).increment()
+    }
+
+    public func setSubscriptions(_ counts: [String: Int]) {
+        for (state, gauge) in byState { gauge.set(Double(counts[state] ?? 0)) }
+    }
+
+    private func rejectedCounter(_ reason: String) -> Counter {
+        let label = Self.rejectReasons.contains(reason) ? reason : "other"
+        return registry.makeCounter(
+            descriptor: Self.descriptor("websub_pushes_rejected", unit: "total", help: "WebSub pushes that stored nothing, by reason."),
+            labels: [("reason", label)])
+    }
+
+    private static func descriptor(_ base: String, unit: String, help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "pulse", metricName: base, unitName: unit, helpText: help)
+    }
+}
