@@ -21,6 +21,10 @@ public struct SourceStatus: Sendable, Equatable {
     public var itemsLast24Hours: Int
     /// The worker holding a live lease on it, if any.
     public var leasedBy: String?
+    /// Its WebSub subscription: state (`expired` for a lapsed lease), hub, and lease end.
+    public var websubState: String? = nil
+    public var websubHub: String? = nil
+    public var websubLeaseUntil: Date? = nil
 
     public func circuitIsOpen(at now: Date) -> Bool { circuitOpenUntil.map { $0 > now } ?? false }
 }
@@ -56,8 +60,11 @@ extension ArticleStore {
                                     $1::timestamptz),
                            coalesce(s.circuit_open_until, '-infinity')) END AS next_due,
                        coalesce(i.recent, 0) AS recent, e.message AS last_error, e.at AS last_error_at,
-                       CASE WHEN s.lease_until > $1::timestamptz THEN s.claimed_by END AS leased_by
+                       CASE WHEN s.lease_until > $1::timestamptz THEN s.claimed_by END AS leased_by,
+                       CASE WHEN w.state = 'subscribed' AND w.lease_expires_at <= $1::timestamptz THEN 'expired'
+                            ELSE w.state END AS websub_state, w.hub AS websub_hub, w.lease_expires_at AS websub_lease
                 FROM public.sources s
+                LEFT JOIN public.websub_subscriptions w ON w.source_id = s.id
                 LEFT JOIN items i ON i.source_id = s.id
                 LEFT JOIN errors e ON e.slug = s.slug
                 ORDER BY coalesce(s.is_active, false) DESC,
@@ -74,7 +81,8 @@ extension ArticleStore {
                              circuitOpenUntil: row["circuit_open_until"].flatMap(PostgresTimestamp.parse),
                              nextDueAt: row["next_due"].flatMap(PostgresTimestamp.parse),
                              itemsLast24Hours: row.int("recent") ?? 0,
-                             leasedBy: row["leased_by"])
+                             leasedBy: row["leased_by"], websubState: row["websub_state"], websubHub: row["websub_hub"],
+                             websubLeaseUntil: row["websub_lease"].flatMap(PostgresTimestamp.parse))
             }
         }
     }

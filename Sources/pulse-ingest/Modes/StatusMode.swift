@@ -29,7 +29,7 @@ struct StatusMode {
     static let errorColumnWidth = 60
 
     static func table(_ statuses: [SourceStatus], now: Date) -> String {
-        let header = ["SOURCE", "ACTIVE", "LAST SUCCESS", "FAILS", "CIRCUIT", "NEXT DUE", "24H", "LAST ERROR"]
+        let header = ["SOURCE", "ACTIVE", "LAST SUCCESS", "FAILS", "CIRCUIT", "NEXT DUE", "24H", "PUSH", "LAST ERROR"]
         let rows = statuses.map { status -> [String] in
             var error = status.lastError.map { text in
                 text.count > errorColumnWidth ? text.prefix(errorColumnWidth - 1) + "…" : text
@@ -40,7 +40,7 @@ struct StatusMode {
                 String(status.consecutiveFailures),
                 status.circuitIsOpen(at: now) ? "open until \(relative(status.circuitOpenUntil!, now: now))" : "closed",
                 status.nextDueAt.map { $0 <= now ? "now" : relative($0, now: now) } ?? "-",
-                String(status.itemsLast24Hours), error,
+                String(status.itemsLast24Hours), push(status, now: now), error,
             ]
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
@@ -54,6 +54,13 @@ struct StatusMode {
         return line(header) + rows.map(line).joined()
             + "\(statuses.count) sources, \(statuses.filter(\.isActive).count) active, \(failing) failing, "
             + "\(open) with an open circuit\n"
+    }
+
+    /// The WebSub column: the subscription's state, and for a live one when its lease ends.
+    static func push(_ status: SourceStatus, now: Date) -> String {
+        guard let state = status.websubState else { return "-" }
+        if state == "subscribed", let until = status.websubLeaseUntil { return "subscribed, lease ends \(relative(until, now: now))" }
+        return state
     }
 
     /// "3h ago", "in 12m", "2d ago": enough precision to read a table at a glance.
@@ -86,8 +93,10 @@ private struct StatusJSON: Encodable {
         case slug, name, active, lastSuccessAt = "last_success_at", lastError = "last_error",
              lastErrorAt = "last_error_at", consecutiveFailures = "consecutive_failures",
              circuitOpenUntil = "circuit_open_until", nextDueAt = "next_due_at",
-             itemsLast24h = "items_last_24h", leasedBy = "leased_by"
+             itemsLast24h = "items_last_24h", leasedBy = "leased_by", websub
     }
+
+    enum PushKeys: String, CodingKey { case state, hub, leaseUntil = "lease_until" }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
@@ -102,5 +111,14 @@ private struct StatusJSON: Encodable {
         try container.encode(status.nextDueAt, forKey: .nextDueAt)
         try container.encode(status.itemsLast24Hours, forKey: .itemsLast24h)
         try container.encode(status.leasedBy, forKey: .leasedBy)
+        // {"state", "hub", "lease_until"} or null: the secret is never shown.
+        if let state = status.websubState {
+            var push = container.nestedContainer(keyedBy: PushKeys.self, forKey: .websub)
+            try push.encode(state, forKey: .state)
+            try push.encode(status.websubHub, forKey: .hub)
+            try push.encode(status.websubLeaseUntil, forKey: .leaseUntil)
+        } else {
+            try container.encodeNil(forKey: .websub)
+        }
     }
 }
