@@ -8,7 +8,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 # With no DATABASE_URL, `run` and `test` use a private PostgreSQL cluster under .pgdata/.
 PG := bash .ci/local-postgres
 
-.PHONY: all deps build release run test test-unit bench bench-feeds bench-articles bench-daemon bench-language bench-scale demo fuzz db-start db-stop db-url clean install check-units
+.PHONY: all deps build release run test test-unit bench bench-feeds bench-articles bench-daemon bench-language bench-scale bench-websub demo fuzz db-start db-stop db-url clean install check-units
 
 all: build
 
@@ -60,6 +60,11 @@ bench-daemon: release
 # 100,000 sources, 1, 2 and 4 daemons, feeds answering in 0.2-2 s (not part of `make bench`: ~6 min).
 bench-scale: release
 	bash Tests/Benchmarks/scale.sh
+
+# WebSub on loopback: a hub of our own verifies and pushes 1,000 items; push-to-row p50/p99, and
+# items both pushed and polled stored once (not part of `make bench`).
+bench-websub: release
+	bash Tests/Benchmarks/websub-bench.sh
 
 # Accuracy of the stored-language rule, old and new side by side, on labelled texts we wrote.
 bench-language: deps

@@ -58,8 +58,16 @@ public struct WebSubListener: Sendable {
             configuration: .init(address: .hostname(host, port: port), serverName: nil,
                                  availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections)),
             onServerRunning: { channel in onBound(channel.localAddress?.port ?? 0) },
-            logger: logger)
+            logger: Self.quieter(logger))
         try await app.run()
+    }
+
+    /// Hummingbird's own lines (start-up, and an error line for the cancellation that stops it)
+    /// only at critical; the listener's decisions are logged on `logger` itself.
+    static func quieter(_ logger: Logger) -> Logger {
+        var quiet = logger
+        quiet.logLevel = max(logger.logLevel, .critical)
+        return quiet
     }
 
     /// The slug of `/websub/{slug}`, nil for any other path.

@@ -19,6 +19,9 @@ public struct WebSubSubscriber: Sendable {
         public var retryAfter: Duration = .seconds(900)
         /// How often `run` looks for due actions.
         public var tick: Duration = .seconds(30)
+        /// Send a request as soon as a fetch discovers a new hub (the service), rather than only
+        /// at the next tick (tests drive `runDue` themselves).
+        public var sendOnDiscovery = true
 
         public init(callbackPrefix: String, leaseSeconds: Int) {
             self.callbackPrefix = callbackPrefix
@@ -53,8 +56,14 @@ public struct WebSubSubscriber: Sendable {
     /// secret). Inactive sources are left to `runDue`, which unsubscribes them.
     public func observe(_ source: SourceRecord, _ discovery: HubDiscovery) async {
         do {
-            try await store.observeHub(sourceID: source.id, hub: discovery.hub, topic: discovery.topic,
-                                       secret: HubSignature.newSecret())
+            let changed = try await store.observeHub(sourceID: source.id, hub: discovery.hub, topic: discovery.topic,
+                                                     secret: HubSignature.newSecret())
+            // A new subscription (or unsubscription) is sent now rather than at the next tick; in
+            // its own task, so the source's pass does not wait on the hub.
+            if changed, settings.sendOnDiscovery {
+                let subscriber = self
+                Task { try? await subscriber.runDue() }
+            }
         } catch {
             logger.warning("could not record the feed's hub", metadata: ["source": "\(source.slug)", "error": "\(error)"])
         }

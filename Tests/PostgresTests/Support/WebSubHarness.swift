@@ -50,9 +50,10 @@ final class WebSubDaemon: Sendable {
         let port = await iterator.next() ?? 0
         self.port = port
         receiverTask = Task { await receiver.run() }
-        let subscriber = WebSubSubscriber(store: store, fetcher: fetcher,
-                                      settings: .init(callbackPrefix: "http://127.0.0.1:\(port)/websub", leaseSeconds: 864_000),
-                                      workerID: workerID, logger: TestDatabase.logger)
+        var settings = WebSubSubscriber.Settings(callbackPrefix: "http://127.0.0.1:\(port)/websub", leaseSeconds: 864_000)
+        settings.sendOnDiscovery = false
+        let subscriber = WebSubSubscriber(store: store, fetcher: fetcher, settings: settings, workerID: workerID,
+                                          logger: TestDatabase.logger)
         pass.hubObserver = { source, discovery in await subscriber.observe(source, discovery) }
         self.pass = pass
         self.subscriber = subscriber

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# `make bench-websub`: the service with WebSub on, a loopback hub (websub-bench.py) that verifies
+# and pushes; push-to-row latency p50/p99 over 1,000 pushes, and rows stored exactly once when the
+# same item is both pushed and polled. Uses a scratch database `pulse_bench_websub` in the private
+# cluster. Prints; never a timed test.
+#   PULSE_BIN      binary to measure (default .build/release/pulse-ingest)
+#   BENCH_PUSHES   pushes (default 1000)
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=${PULSE_BIN:-$root/.build/release/pulse-ingest}
+[ -x "$bin" ] || { echo "bench: no binary at $bin (run 'make release', or set PULSE_BIN)" >&2; exit 1; }
+bin=$(realpath "$bin")
+work="$root/.build/bench-websub"
+cd "$root"
+pg="bash .ci/local-postgres"
+running=0
+$pg status >/dev/null 2>&1 && running=1
+$pg start >/dev/null
+cleanup() { [ "$running" -eq 1 ] || $pg stop >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+base=$($pg url)
+admin="${base%/*}/postgres"
+psql "$admin" -X -q -c "DROP DATABASE IF EXISTS pulse_bench_websub" -c "CREATE DATABASE pulse_bench_websub"
+rm -rf "$work" && mkdir -p "$work"
+python3 "$here/websub-bench.py" --binary "$bin" --database-url "${base%/*}/pulse_bench_websub" --work "$work" \
+    --pushes "${BENCH_PUSHES:-1000}"
+psql "$admin" -X -q -c "DROP DATABASE IF EXISTS pulse_bench_websub"
