@@ -134,7 +134,7 @@ extension ArticleStore {
                     UPDATE public.websub_subscriptions SET
                         state = CASE WHEN pending_mode = 'unsubscribe' THEN 'unsubscribed' ELSE 'failed' END,
                         pending_mode = CASE WHEN pending_mode = 'unsubscribe' THEN NULL ELSE 'subscribe' END,
-                        lease_expires_at = NULL, failures = failures + 1, last_error = left($2, 500),
+                        lease_expires_at = NULL, requested_at = NULL, failures = failures + 1, last_error = left($2, 500),
                         next_action_at = $3::timestamptz, claimed_by = NULL, claim_until = NULL, updated_at = $4::timestamptz
                     WHERE source_id = $1::uuid
                     RETURNING source_id
@@ -183,7 +183,7 @@ extension ArticleStore {
             try db.query("""
                 WITH denied AS (
                     UPDATE public.websub_subscriptions w SET state = 'denied', pending_mode = 'subscribe',
-                        lease_expires_at = NULL, last_error = left(coalesce($3, 'denied by the hub'), 500),
+                        lease_expires_at = NULL, requested_at = NULL, last_error = left(coalesce($3, 'denied by the hub'), 500),
                         next_action_at = $4::timestamptz, updated_at = $5::timestamptz
                     FROM public.sources s
                     WHERE s.id = w.source_id AND s.slug = $1 AND w.topic = $2 AND w.state <> 'unsubscribed'

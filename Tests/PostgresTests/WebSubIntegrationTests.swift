@@ -253,6 +253,30 @@ struct WebSubIntegrationTests {
         }
     }
 
+    /// A hub that accepts but never verifies fails the subscription once the wait is over; the
+    /// retry after the backoff subscribes when the hub behaves again. A denial is recorded.
+    @Test func unverifiedRequestFailsThenRetriesAndDenialIsRecorded() async throws {
+        try await Self.withSetup { _, hub, daemon, store in
+            hub.verifies(false)
+            _ = try await Self.poll(daemon, store)
+            let now = Date()
+            #expect(try await daemon.subscriber.runDue(now: now) == 1)
+            #expect(try await Self.subscription(store)?.state == .pending)
+            #expect(try await daemon.subscriber.runDue(now: now.addingTimeInterval(3601)) == 1)
+            let failed = try #require(try await Self.subscription(store))
+            #expect(failed.state == .failed && failed.failures == 1)
+            hub.verifies(true)
+            #expect(try await daemon.subscriber.runDue(now: now.addingTimeInterval(3601 + 901)) == 1)
+            #expect(try await Self.subscription(store)?.state == .subscribed)
+            // The hub later denies the subscription: recorded, and the source polls normally.
+            let denied = try await LoopbackHub.get(daemon.callback("alpha"), query: [
+                ("hub.mode", "denied"), ("hub.topic", Self.topic), ("hub.reason", "publisher said no")])
+            #expect(denied.status == 200)
+            #expect(try await Self.subscription(store)?.state == .denied)
+            #expect(try await store.source(slug: "alpha")?.pushSubscribed == false)
+        }
+    }
+
     /// A subscribed source is polled at the relaxed interval; an unsubscribed one adaptively.
     @Test func subscribedSourcesPollRelaxed() async throws {
         try await Self.withSetup { _, hub, daemon, store in
