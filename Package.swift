@@ -38,7 +38,7 @@ let package = Package(
         // IP address parsing and the SSRF range policy, shared by the fetcher and stored-URL rules.
         .target(name: "AddressPolicy"),
         // URL canonicalisation bit-compatible with the old Go worker, and stored-URL rules.
-        .target(name: "CanonicalURL", dependencies: ["CLibCrypto"]),
+        .target(name: "CanonicalURL", dependencies: ["CLibCrypto", "AddressPolicy"]),
         // libcurl's multi interface on one thread: caps, redirects re-checked, SSRF guard at connect.
         // Detached pthreads and a condition variable, for the blocking work kept off the cooperative pool.
         .target(name: "Threads"),
@@ -50,7 +50,7 @@ let package = Package(
         // FeedParser's libxml2 set-up), every row validated by PulseConfig's source rules.
         .target(name: "SourceImport", dependencies: ["PulseConfig", "FeedParser", "PulseModel"]),
         // RSS/Atom with libxml2's streaming reader: formats, extensions, encodings, hostile-input guards.
-        .target(name: "FeedParser", dependencies: ["AddressPolicy", "CLibXML2", "CanonicalURL", "WebText", "PulseModel"]),
+        .target(name: "FeedParser", dependencies: ["CLibXML2", "CanonicalURL", "WebText", "PulseModel"]),
         // The one table of HTML named entities and the charset evidence shared by feeds and pages.
         .target(name: "WebText", dependencies: ["CLibXML2"]),
         // libpq behind a small async API, one dedicated thread per connection.
@@ -65,7 +65,7 @@ let package = Package(
         ]),
         // Domain writes and reads: articles, sources, fetch state, fetch logs.
         .target(name: "ArticleStore", dependencies: [
-            "Postgres", "PulseModel", "TextSupport", "CanonicalURL", "AddressPolicy",
+            "Postgres", "PulseModel", "TextSupport", "CanonicalURL",
         ]),
 
         // HTML with gumbo: charset detection, limits, a flat node tree freed right after parsing.
@@ -150,14 +150,16 @@ let package = Package(
         .testTarget(name: "HTMLDocumentTests", dependencies: ["HTMLDocument"]),
         .testTarget(name: "OpenGraphTests", dependencies: ["OpenGraph", "HTMLDocument"]),
         .testTarget(name: "ReadabilityTests", dependencies: ["Readability", "HTMLDocument", "PulseModel", "TextSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "IngestionTests", dependencies: ["Ingestion", "FeedParser"]),
+        .testTarget(name: "IngestionTests", dependencies: [
+            "Ingestion", "FeedParser", "ArticleStore", "OpenGraph", "HTMLDocument", "LanguageTagger",
+        ]),
         .testTarget(name: "LanguageTaggerTests", dependencies: ["LanguageTagger", "CCLD2"], exclude: ["Fixtures"]),
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "ObservabilityTests", dependencies: [
             "Observability", .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "PulseModel"], exclude: ["Fixtures"]),
+        .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "PulseModel", "CanonicalURL"], exclude: ["Fixtures"]),
         .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
         .testTarget(name: "SourceImportTests", dependencies: ["SourceImport", "PulseConfig", "FeedParser", "PulseModel"]),

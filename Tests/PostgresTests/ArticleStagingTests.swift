@@ -17,7 +17,7 @@ struct ArticleStagingTests {
             let candidates = [
                 ArticleCandidate(title: "\\N", link: "https://e.example/1", summary: "C:\\temp\\new \\t end \"quoted\"",
                                  content: "para one\n\npara two \\ \\\\ end {a,b} \"{\"} NULL", author: "O\\Brien"),
-                ArticleCandidate(title: "Tab\tand\r\nbreaks, {braces}", link: "https://e.example/2?q=a\\b",
+                ArticleCandidate(title: "Tab\tand\r\nbreaks, {braces}", link: "https://e.example/2?q={a,\"b\"}",
                                  summary: nil, content: "line\nline", author: "NULL"),
                 ArticleCandidate(title: "\"", link: "https://e.example/3", summary: "{}", content: "\\\"", author: "\u{00e9}\u{4e2d}"),
             ]

@@ -51,13 +51,15 @@ struct BackfillTests {
             let (store, sources) = try await Seed.store(database, sources: [Seed.source("s")])
             // Ingested without enrichment: no image, no body, the source's language.
             let candidates = (1...6).map {
-                ArticleCandidate(title: "Story \($0)", link: "http://localhost:\(server.port)/articles/\($0)",
+                ArticleCandidate(title: "Story \($0)", link: "http://news.pulse-test.example:\(server.port)/articles/\($0)",
                                  summary: "Short summary.")
             }
             #expect(try await store.insertArticles(candidates, source: sources["s"]!).inserted == 6)
 
             var configuration = FetcherConfiguration()
             configuration.allowLoopbackForTesting = true
+            // Article links must look public to be stored (`localhost` is refused by the URL rule).
+            configuration.resolveForTesting = ["news.pulse-test.example:\(server.port):127.0.0.1"]
             configuration.perHostRequestsPerSecond = 0
             let fetcher = HTTPFetcher(configuration: configuration)
             defer { fetcher.shutdown() }
@@ -96,7 +98,7 @@ struct BackfillTests {
                     #expect(row.int("image_backfill_attempts") == 1 && row.int("content_backfill_attempts") == 1)
                     continue
                 }
-                #expect(row["image_url"] == "http://localhost:\(server.port)/images/story-\(number).jpg")
+                #expect(row["image_url"] == "http://news.pulse-test.example:\(server.port)/images/story-\(number).jpg")
                 #expect(row["content"]?.contains("Paragraph 4 of story \(number).") == true)
                 #expect(row["content"]?.contains("Copyright") == false)
                 #expect(row["language"] == (number % 2 == 0 ? "pt" : "en"), "story \(number)")

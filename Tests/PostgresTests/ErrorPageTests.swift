@@ -16,8 +16,7 @@ struct ErrorPageTests {
     }
 
     static func analyze(_ html: String) throws -> PageAnalysis {
-        try PageAnalysis.analyze(page: Array(html.utf8), contentType: "text/html; charset=utf-8", pageURL: pageURL,
-                                 title: "Quay repairs approved", summary: nil, configuredLanguage: "en", detectLanguage: true)
+        try PageAnalysis.analyze(page: Array(html.utf8), contentType: "text/html; charset=utf-8", pageURL: pageURL)
     }
 
     @Test(arguments: [

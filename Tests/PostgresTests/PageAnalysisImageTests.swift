@@ -34,8 +34,7 @@ struct PageAnalysisImageTests {
         let page = Self.pages[index]
         let pageURL = "https://news.example.com/2026/budget"
         let bytes = Array(page.html.utf8)
-        let analysis = try PageAnalysis.analyze(page: bytes, contentType: "text/html; charset=utf-8", pageURL: pageURL,
-                                                title: nil, summary: nil, configuredLanguage: "en", detectLanguage: false)
+        let analysis = try PageAnalysis.analyze(page: bytes, contentType: "text/html; charset=utf-8", pageURL: pageURL)
         let alone = OpenGraph.imageURL(in: try HTMLDocument.parse(bytes), pageURL: pageURL)
         #expect(analysis.imageURL == alone, "\(page.name)")
         #expect(analysis.imageURL == page.expected, "\(page.name)")
@@ -50,8 +49,7 @@ struct PageAnalysisImageTests {
         for name in names {
             let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
             let pageURL = "https://news.example.com/\(name)"
-            let analysis = try PageAnalysis.analyze(page: bytes, contentType: nil, pageURL: pageURL, title: nil, summary: nil,
-                                                    configuredLanguage: "en", detectLanguage: false)
+            let analysis = try PageAnalysis.analyze(page: bytes, contentType: nil, pageURL: pageURL)
             #expect(analysis.imageURL == OpenGraph.imageURL(in: try HTMLDocument.parse(bytes), pageURL: pageURL), "\(name)")
         }
     }
