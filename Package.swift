@@ -119,8 +119,8 @@ let package = Package(
         ]),
         // sd_notify over NOTIFY_SOCKET (a datagram; no libsystemd).
         .target(name: "SystemdNotify"),
-        // A tiny HTTP server bound to 127.0.0.1 for tests, the demo and the benchmark's feed farm.
-        .target(name: "LoopbackHTTPServer"),
+        // Test support, not the product: a tiny HTTP server bound to 127.0.0.1, and TLS servers with private CAs.
+        .target(name: "LoopbackHTTPServer", path: "Tests/LoopbackHTTPServer"),
 
         .executableTarget(name: "pulse-ingest", dependencies: [
             "Postgres", "Migrations", "ArticleStore", "PulseModel", "TextSupport", "PulseConfig", "Ingestion",
@@ -140,9 +140,9 @@ let package = Package(
         linkerSettings: [.linkedLibrary("mimalloc")]),
 
         // `make bench-language`: old and new language rules side by side on labelled texts.
-        .executableTarget(name: "language-bench", dependencies: ["LanguageTagger"], path: "Sources/LanguageBench"),
+        .executableTarget(name: "language-bench", dependencies: ["LanguageTagger"], path: "Tests/Benchmarks/LanguageBench"),
         // `make fuzz`: mutates Tests/Fuzz/Corpus through the feed parser and the page analyser.
-        .executableTarget(name: "pulse-fuzz", dependencies: ["FeedParser", "Enrichment", "HTMLDocument"]),
+        .executableTarget(name: "pulse-fuzz", dependencies: ["FeedParser", "Enrichment", "HTMLDocument"], path: "Tests/Fuzz/Driver"),
 
         .testTarget(name: "AddressPolicyTests", dependencies: ["AddressPolicy"]),
         .testTarget(name: "HTTPFetcherTests", dependencies: ["HTTPFetcher", "AddressPolicy", "CCurl", "LoopbackHTTPServer"]),
