@@ -145,13 +145,15 @@ let package = Package(
         .executableTarget(name: "pulse-fuzz", dependencies: ["FeedParser", "Enrichment", "HTMLDocument"], path: "Tests/Fuzz/Driver"),
 
         .testTarget(name: "AddressPolicyTests", dependencies: ["AddressPolicy"]),
-        .testTarget(name: "HTTPFetcherTests", dependencies: ["HTTPFetcher", "AddressPolicy", "CCurl", "LoopbackHTTPServer"]),
+        .testTarget(name: "HTTPFetcherTests", dependencies: ["HTTPFetcher", "AddressPolicy", "CCurl", "LoopbackHTTPServer", "TestSupport"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
         .testTarget(name: "HTMLDocumentTests", dependencies: ["HTMLDocument"]),
         .testTarget(name: "OpenGraphTests", dependencies: ["OpenGraph", "HTMLDocument"]),
         .testTarget(name: "ReadabilityTests", dependencies: ["Readability", "HTMLDocument", "PulseModel", "TextSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "IngestionTests", dependencies: [
             "Ingestion", "FeedParser", "ArticleStore", "OpenGraph", "HTMLDocument", "LanguageTagger",
+            "HTTPFetcher", "LoopbackHTTPServer", "Postgres", "PulseModel", "TestSupport",
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "LanguageTaggerTests", dependencies: ["LanguageTagger", "CCLD2"], exclude: ["Fixtures"]),
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
@@ -164,17 +166,34 @@ let package = Package(
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
         .testTarget(name: "SourceImportTests", dependencies: ["SourceImport", "PulseConfig", "FeedParser", "PulseModel"]),
         .testTarget(name: "WebTextTests", dependencies: ["WebText"]),
-        .testTarget(name: "PulseModelTests", dependencies: ["PulseModel", "TextSupport"]),
-        // Also the dump modes' fetching, end to end through the built binary (no database).
-        .testTarget(name: "CommandLineParsingTests", dependencies: [
-            "pulse-ingest", "HTTPFetcher", "Observability", "PulseConfig", "LoopbackHTTPServer",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
-        // Everything that needs the real PostgreSQL, including `--once` end to end.
-        .testTarget(name: "PostgresTests", dependencies: [
-            "Postgres", "Migrations", "ArticleStore", "PulseModel", "Ingestion", "HTTPFetcher",
-            "LoopbackHTTPServer", "Daemon", "Scheduler", "Enrichment", "HTMLDocument", "OpenGraph", "Threads",
+        .testTarget(name: "PulseModelTests", dependencies: ["PulseModel", "TextSupport", "TestSupport"]),
+        .testTarget(name: "TextSupportTests", dependencies: ["TextSupport", "TestSupport"]),
+        // What the test targets share: a throw-away database per test and the `.needsDatabase` trait
+        // (such tests skip themselves without PULSE_TEST_DATABASE_URL, as under `make test-unit`),
+        // seeded sources, the fixture feed server, a private cluster.
+        .target(name: "TestSupport", dependencies: [
+            "Postgres", "Migrations", "ArticleStore", "PulseModel", "HTTPFetcher", "LoopbackHTTPServer",
             .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/TestSupport"),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "Migrations", "ArticleStore", "PulseModel", "TestSupport"]),
+        .testTarget(name: "MigrationsTests", dependencies: [
+            "Migrations", "Postgres", "ArticleStore", "PulseModel", "TestSupport",
+        ], exclude: ["Fixtures"]),
+        .testTarget(name: "ArticleStoreTests", dependencies: ["ArticleStore", "Postgres", "PulseModel", "TestSupport"]),
+        .testTarget(name: "EnrichmentTests", dependencies: [
+            "Enrichment", "ArticleStore", "Postgres", "PulseModel", "Ingestion", "HTTPFetcher", "LoopbackHTTPServer",
+            "HTMLDocument", "OpenGraph", "Threads", "TestSupport",
+        ]),
+        .testTarget(name: "DaemonTests", dependencies: [
+            "Daemon", "ArticleStore", "Ingestion", "HTTPFetcher", "LoopbackHTTPServer", "Postgres", "PulseModel", "Scheduler",
+            "TestSupport",
+        ]),
+        // The executable end to end through the built binary: its modes, `--once`, the service
+        // under systemd's protocol and database faults, and the dump modes' fetching.
+        .testTarget(name: "PulseIngestTests", dependencies: [
+            "pulse-ingest", "HTTPFetcher", "Observability", "PulseConfig", "LoopbackHTTPServer", "Postgres", "ArticleStore",
+            "Migrations", "PulseModel", "TestSupport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], exclude: ["Fixtures"]),
     ]
 )
