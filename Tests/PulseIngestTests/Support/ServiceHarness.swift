@@ -195,7 +195,26 @@ final class ServiceProcess: @unchecked Sendable {
 }
 
 /// One blocking HTTP/1.1 GET to 127.0.0.1 (run it off the cooperative pool); the whole response.
+/// A connect that fails is tried again a few times: under a loaded test run a signal (a child
+/// service exiting) or a momentarily full accept queue made a poll fail once in a while.
 func httpGet(port: UInt16, path: String) throws -> String {
+    var attempt = 0
+    while true {
+        do { return try httpGetOnce(port: port, path: path) } catch let error as ConnectFailure where attempt < 4 {
+            attempt += 1
+            usleep(UInt32(100_000 * attempt))
+            _ = error
+        }
+    }
+}
+
+private struct ConnectFailure: Error, CustomStringConvertible {
+    let port: UInt16
+    let code: Int32
+    var description: String { "cannot connect to 127.0.0.1:\(port): \(String(cString: strerror(code)))" }
+}
+
+private func httpGetOnce(port: UInt16, path: String) throws -> String {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw TestSetupError("socket failed") }
     defer { close(fd) }
@@ -208,7 +227,7 @@ func httpGet(port: UInt16, path: String) throws -> String {
     let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    guard connected == 0 else { throw TestSetupError("cannot connect to 127.0.0.1:\(port)") }
+    guard connected == 0 else { throw ConnectFailure(port: port, code: errno) }
     let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
     guard send(fd, request, request.count, 0) == request.count else { throw TestSetupError("send failed") }
     var response: [UInt8] = []
