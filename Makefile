@@ -75,9 +75,10 @@ bench-language: deps
 demo: release
 	bash Tests/Benchmarks/demo.sh
 
-# Unit tests only (no PostgreSQL needed).
+# Unit tests only (no PostgreSQL needed): the tests marked `.needsDatabase` skip themselves without
+# PULSE_TEST_DATABASE_URL.
 test-unit:
-	$(SWIFT) test --skip PostgresTests
+	env -u PULSE_TEST_DATABASE_URL -u PULSE_TEST_POOLER_URL $(SWIFT) test
 
 # Mutation fuzzing of the feed parser and the page analyser from Tests/Fuzz/Corpus for a fixed time;
 # crashing (findings/current) and slow (slow-*) inputs are kept under .build/fuzz-findings.

@@ -41,7 +41,7 @@ let package = Package(
         // IP address parsing and the SSRF range policy, shared by the fetcher and stored-URL rules.
         .target(name: "AddressPolicy"),
         // URL canonicalisation bit-compatible with the old Go worker, and stored-URL rules.
-        .target(name: "CanonicalURL", dependencies: ["CLibCrypto"]),
+        .target(name: "CanonicalURL", dependencies: ["CLibCrypto", "AddressPolicy"]),
         // libcurl's multi interface on one thread: caps, redirects re-checked, SSRF guard at connect.
         // Detached pthreads and a condition variable, for the blocking work kept off the cooperative pool.
         .target(name: "Threads"),
@@ -53,7 +53,7 @@ let package = Package(
         // FeedParser's libxml2 set-up), every row validated by PulseConfig's source rules.
         .target(name: "SourceImport", dependencies: ["PulseConfig", "FeedParser", "PulseModel"]),
         // RSS/Atom with libxml2's streaming reader: formats, extensions, encodings, hostile-input guards.
-        .target(name: "FeedParser", dependencies: ["AddressPolicy", "CLibXML2", "CanonicalURL", "WebText", "PulseModel"]),
+        .target(name: "FeedParser", dependencies: ["CLibXML2", "CanonicalURL", "WebText", "PulseModel"]),
         // The one table of HTML named entities and the charset evidence shared by feeds and pages.
         .target(name: "WebText", dependencies: ["CLibXML2"]),
         // libpq behind a small async API, one dedicated thread per connection.
@@ -68,7 +68,7 @@ let package = Package(
         ]),
         // Domain writes and reads: articles, sources, fetch state, fetch logs.
         .target(name: "ArticleStore", dependencies: [
-            "Postgres", "PulseModel", "TextSupport", "CanonicalURL", "AddressPolicy",
+            "Postgres", "PulseModel", "TextSupport", "CanonicalURL",
         ]),
 
         // HTML with gumbo: charset detection, limits, a flat node tree freed right after parsing.
@@ -129,8 +129,8 @@ let package = Package(
         ]),
         // sd_notify over NOTIFY_SOCKET (a datagram; no libsystemd).
         .target(name: "SystemdNotify"),
-        // A tiny HTTP server bound to 127.0.0.1 for tests, the demo and the benchmark's feed farm.
-        .target(name: "LoopbackHTTPServer"),
+        // Test support, not the product: a tiny HTTP server bound to 127.0.0.1, and TLS servers with private CAs.
+        .target(name: "LoopbackHTTPServer", path: "Tests/LoopbackHTTPServer"),
 
         .executableTarget(name: "pulse-ingest", dependencies: [
             "Postgres", "Migrations", "ArticleStore", "PulseModel", "TextSupport", "PulseConfig", "Ingestion",
@@ -150,41 +150,64 @@ let package = Package(
         linkerSettings: [.linkedLibrary("mimalloc")]),
 
         // `make bench-language`: old and new language rules side by side on labelled texts.
-        .executableTarget(name: "language-bench", dependencies: ["LanguageTagger"], path: "Sources/LanguageBench"),
+        .executableTarget(name: "language-bench", dependencies: ["LanguageTagger"], path: "Tests/Benchmarks/LanguageBench"),
         // `make fuzz`: mutates Tests/Fuzz/Corpus through the feed parser and the page analyser.
-        .executableTarget(name: "pulse-fuzz", dependencies: ["FeedParser", "Enrichment", "HTMLDocument"]),
+        .executableTarget(name: "pulse-fuzz", dependencies: ["FeedParser", "Enrichment", "HTMLDocument"], path: "Tests/Fuzz/Driver"),
 
         .testTarget(name: "AddressPolicyTests", dependencies: ["AddressPolicy"]),
-        .testTarget(name: "HTTPFetcherTests", dependencies: ["HTTPFetcher", "AddressPolicy", "CCurl", "LoopbackHTTPServer"]),
+        .testTarget(name: "HTTPFetcherTests", dependencies: ["HTTPFetcher", "AddressPolicy", "CCurl", "LoopbackHTTPServer", "TestSupport"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
         .testTarget(name: "HTMLDocumentTests", dependencies: ["HTMLDocument"]),
         .testTarget(name: "OpenGraphTests", dependencies: ["OpenGraph", "HTMLDocument"]),
         .testTarget(name: "ReadabilityTests", dependencies: ["Readability", "HTMLDocument", "PulseModel", "TextSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "IngestionTests", dependencies: ["Ingestion", "FeedParser"]),
+        .testTarget(name: "IngestionTests", dependencies: [
+            "Ingestion", "FeedParser", "ArticleStore", "OpenGraph", "HTMLDocument", "LanguageTagger",
+            "HTTPFetcher", "LoopbackHTTPServer", "Postgres", "PulseModel", "TestSupport",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "LanguageTaggerTests", dependencies: ["LanguageTagger", "CCLD2"], exclude: ["Fixtures"]),
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "ObservabilityTests", dependencies: [
             "Observability", .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "PulseModel"], exclude: ["Fixtures"]),
+        .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "PulseModel", "CanonicalURL"], exclude: ["Fixtures"]),
         .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
         .testTarget(name: "SourceImportTests", dependencies: ["SourceImport", "PulseConfig", "FeedParser", "PulseModel"]),
         .testTarget(name: "WebTextTests", dependencies: ["WebText"]),
-        .testTarget(name: "WebSubTests", dependencies: ["WebSub"]),
-        .testTarget(name: "PulseModelTests", dependencies: ["PulseModel", "TextSupport"]),
-        // Also the dump modes' fetching, end to end through the built binary (no database).
-        .testTarget(name: "CommandLineParsingTests", dependencies: [
-            "pulse-ingest", "HTTPFetcher", "Observability", "PulseConfig", "LoopbackHTTPServer",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .testTarget(name: "WebSubTests", dependencies: [
+            "WebSub", "ArticleStore", "Ingestion", "HTTPFetcher", "LoopbackHTTPServer", "Postgres", "PulseModel",
+            "Scheduler", "Threads", "TestSupport",
         ]),
-        // Everything that needs the real PostgreSQL, including `--once` end to end.
-        .testTarget(name: "PostgresTests", dependencies: [
-            "Postgres", "Migrations", "ArticleStore", "PulseModel", "Ingestion", "HTTPFetcher",
-            "LoopbackHTTPServer", "Daemon", "Scheduler", "Enrichment", "HTMLDocument", "OpenGraph", "Threads",
-            "WebSub",
+        .testTarget(name: "PulseModelTests", dependencies: ["PulseModel", "TextSupport", "TestSupport"]),
+        .testTarget(name: "TextSupportTests", dependencies: ["TextSupport", "TestSupport"]),
+        // What the test targets share: a throw-away database per test and the `.needsDatabase` trait
+        // (such tests skip themselves without PULSE_TEST_DATABASE_URL, as under `make test-unit`),
+        // seeded sources, the fixture feed server, a private cluster.
+        .target(name: "TestSupport", dependencies: [
+            "Postgres", "Migrations", "ArticleStore", "PulseModel", "HTTPFetcher", "LoopbackHTTPServer", "WebSub", "Threads",
             .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/TestSupport"),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "Migrations", "ArticleStore", "PulseModel", "TestSupport"]),
+        .testTarget(name: "MigrationsTests", dependencies: [
+            "Migrations", "Postgres", "ArticleStore", "PulseModel", "TestSupport",
+        ], exclude: ["Fixtures"]),
+        .testTarget(name: "ArticleStoreTests", dependencies: ["ArticleStore", "Postgres", "PulseModel", "TestSupport"]),
+        .testTarget(name: "EnrichmentTests", dependencies: [
+            "Enrichment", "ArticleStore", "Postgres", "PulseModel", "Ingestion", "HTTPFetcher", "LoopbackHTTPServer",
+            "HTMLDocument", "OpenGraph", "Threads", "TestSupport",
+        ]),
+        .testTarget(name: "DaemonTests", dependencies: [
+            "Daemon", "ArticleStore", "Ingestion", "HTTPFetcher", "LoopbackHTTPServer", "Postgres", "PulseModel", "Scheduler",
+            "TestSupport",
+        ]),
+        // The executable end to end through the built binary: its modes, `--once`, the service
+        // under systemd's protocol and database faults, and the dump modes' fetching.
+        .testTarget(name: "PulseIngestTests", dependencies: [
+            "pulse-ingest", "HTTPFetcher", "Observability", "PulseConfig", "LoopbackHTTPServer", "Postgres", "ArticleStore",
+            "Migrations", "PulseModel", "TestSupport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], exclude: ["Fixtures"]),
     ]
 )

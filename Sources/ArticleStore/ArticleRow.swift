@@ -1,4 +1,3 @@
-import AddressPolicy
 import CanonicalURL
 import FoundationEssentials
 import Postgres
@@ -92,13 +91,11 @@ public struct ArticleRowBuilder: Sendable {
         return min(max(date, earliest), latest)
     }
 
-    /// Absolute http(s), host, no userinfo, no control/bidi characters, <= 2048 characters, and no
-    /// private, loopback or obfuscated IP-literal host.
+    /// The pipeline's one URL rule (`StoredURL`): absolute http(s), host, no userinfo, no
+    /// control/bidi characters, <= 2048 characters, no localhost, and no private, loopback or
+    /// obfuscated IP-literal host.
     public static func storedURL(_ raw: String) -> String? {
-        let checked = StoredURL.validate(raw, maxLength: FieldLimits.url, ipLiteralAllowed: { host in
-            AddressPolicy.literalAddress(inHost: host).map { AddressPolicy.verdict(for: $0).isAllowed } ?? false
-        })
-        guard case .success(let url) = checked else { return nil }
+        guard case .success(let url) = StoredURL.validate(raw, maxLength: FieldLimits.url) else { return nil }
         return url
     }
 

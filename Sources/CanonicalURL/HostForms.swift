@@ -42,10 +42,11 @@ enum HostForms {
     }
 
     /// WHATWG URL "ends in a number": hosts resolvers and browsers read as IPv4 (`2130706433`,
-    /// `0x7f.1`, `017700000001`, `127.1`, `127.0.0.1.`). Matches case-insensitively.
+    /// `0x7f.1`, `017700000001`, `127.1`, `127.0.0.1.`, `127.0.0.1..`). Matches case-insensitively.
     static func endsInNumber(_ name: String) -> Bool {
         var parts = name.lowercased().split(separator: ".", omittingEmptySubsequences: false)
-        if parts.last?.isEmpty == true && parts.count > 1 { parts.removeLast() }
+        // Trailing dots are the root: `127.0.0.1..` still ends in a number (resolvers read it so).
+        while parts.last?.isEmpty == true && parts.count > 1 { parts.removeLast() }
         guard let last = parts.last, !last.isEmpty else { return false }
         if last.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return true }
         if last.hasPrefix("0x") { return last.utf8.dropFirst(2).allSatisfy(GoEscaping.isHex) }
@@ -55,7 +56,7 @@ enum HostForms {
     /// `endsInNumber` on ASCII bytes: every stored URL's host passes here, so no String is built.
     static func endsInNumber(ascii name: [UInt8]) -> Bool {
         var end = name.count
-        if end > 0, name[end - 1] == UInt8(ascii: ".") { end -= 1 }
+        while end > 0, name[end - 1] == UInt8(ascii: ".") { end -= 1 }
         let start = name[..<end].lastIndex(of: UInt8(ascii: ".")).map { $0 + 1 } ?? 0
         let last = name[start..<end]
         guard !last.isEmpty else { return false }
@@ -75,6 +76,21 @@ enum HostForms {
             if part.count > 1 && part.first == UInt8(ascii: "0") { return false }
             return part.reduce(0) { $0 * 10 + Int($1 - 0x30) } <= 255
         }
+    }
+
+    /// `.`, `..`, ...: no name at all once the trailing dots are read as the root.
+    static func isOnlyDots(_ name: [UInt8]) -> Bool {
+        name.allSatisfy { $0 == UInt8(ascii: ".") }
+    }
+
+    /// `localhost` or a name under it (RFC 6761: resolvers answer loopback), in any case, with
+    /// trailing dots, or spelled with compatibility characters that fold to it (`ｌｏｃａｌｈｏｓｔ`).
+    static func isLocalhost(_ name: [UInt8]) -> Bool {
+        var text = name.allSatisfy({ $0 < 0x80 })
+            ? String(decoding: ByteText.asciiLowercased(name), as: UTF8.self)
+            : CompatibilityASCII.fold(String(decoding: name, as: UTF8.self)).lowercased()
+        while text.hasSuffix(".") { text.removeLast() }
+        return text == "localhost" || text.hasSuffix(".localhost")
     }
 
     /// True when the host is an IPv4 address in any form other than a plain dotted quad,

@@ -94,6 +94,10 @@ public struct Backfiller: Sendable {
         for target in targets {
             let result = byID[target.id]
             var update = result?.update ?? EnrichmentUpdate(id: target.id)
+            if target.wants.contains(.language) {
+                let decision = target.language(page: result?.pageText)
+                if decision.source == .detected { update.language = decision.code }
+            }
             if target.wants.contains(.image), update.imageURL == nil, let thumbnail = thumbnails[target.id] {
                 update.imageURL = thumbnail
             }

@@ -39,8 +39,8 @@ public struct EnrichmentResult: Sendable, Equatable {
     public var update: EnrichmentUpdate
     public var failed: Set<BackfillKind>
     public var error: String?
-    /// Detected reliably and different from the source's configured language.
-    public var languageDisagrees = false
+    /// What the page offers for the row's language; nil when no page was read.
+    public var pageText: PageLanguageText?
     /// The page was refused by the parse limits (size, shape or budget): counted in metrics.
     public var refused = false
     /// Wall time of this article's page fetch and analysis (the enrich-duration histogram).
@@ -121,8 +121,7 @@ public struct Enricher: Sendable {
             let analysis = try await OffPool.run(gate: OffPool.pageSlots) {
                 try PageAnalysis.analyze(
                     page: response.body, contentType: response.contentType, pageURL: response.finalURL,
-                    title: target.title, summary: target.summary, configuredLanguage: target.configuredLanguage,
-                    detectLanguage: target.detectLanguage, maxTextLength: maxTextLength)
+                    maxTextLength: maxTextLength)
             }
             if target.wants.contains(.image) {
                 result.update.imageURL = analysis.imageURL.flatMap(ArticleRowBuilder.storedURL)
@@ -134,33 +133,24 @@ public struct Enricher: Sendable {
                 }
                 if result.update.content == nil { result.failed.insert(.content) }
             }
-            if target.wants.contains(.language) {
-                if let decision = analysis.language, decision.source == .detected {
-                    result.update.language = decision.code
-                    result.languageDisagrees = decision.disagrees
-                } else {
-                    result.failed.insert(.language)
-                }
-            }
+            if target.wants.contains(.language) { result.pageText = analysis.languageText }
         } catch {
             result.error = "\(error)"
             result.refused = (error as? HTMLDocumentError)?.isRefusal ?? false
-            result.failed = target.wants
-            if target.wants.contains(.language), let decision = Self.languageFromText(target), decision.source == .detected {
-                // The page failed, but the stored text may be enough to tell the language.
-                result.update.language = decision.code
-                result.languageDisagrees = decision.disagrees
-                result.failed.remove(.language)
-            }
+            // The language is not the page's to fail: `EnrichmentTarget.language(page:)` decides it.
+            result.failed = target.wants.subtracting([.language])
         }
         result.duration = ContinuousClock.now - started
         return result
     }
+}
 
-    /// Language from the text we already have (title, summary, stored body), without a fetch.
-    public static func languageFromText(_ target: EnrichmentTarget) -> LanguageDecision? {
-        guard target.detectLanguage else { return nil }
-        return LanguageTagger.decide(title: target.title, summary: target.summary, body: target.content,
-                                     configured: target.configuredLanguage, detectionEnabled: true)
+extension EnrichmentTarget {
+    /// The row's language: the one decision per row (`LanguageTagger.decideRow`), made when the
+    /// enrichment result, or its absence, is known: ingest after enriching the rows it inserted,
+    /// `--backfill` after enriching its batch. `page` is the result's `pageText`.
+    public func language(page: PageLanguageText?) -> LanguageDecision {
+        LanguageTagger.decideRow(title: title, summary: summary, body: content, page: page,
+                                 configured: configuredLanguage, detectionEnabled: detectLanguage)
     }
 }

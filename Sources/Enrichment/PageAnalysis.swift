@@ -4,11 +4,13 @@ import OpenGraph
 import Readability
 
 /// Everything one article page yields: one parse serves og:image, the readable body, metadata
-/// and the language (so ingest, `--backfill` and `--dump-article` share one code path).
+/// and the text its language can be told from (so ingest, `--backfill` and `--dump-article`
+/// share one code path). The row's language is decided by the caller, once, with
+/// `LanguageTagger.decideRow` (`EnrichmentTarget.language(page:)`), from `languageText` and the row's text.
 public struct PageAnalysis: Sendable, Equatable {
     public var imageURL: String?
     public var article: ReadableArticle?
-    public var language: LanguageDecision?
+    public var languageText: PageLanguageText
     /// What the page declares about itself: the article's fields when Readability found one, else
     /// the meta tags and `<title>` (a headline-only page still has a title, a description and a date).
     public var metadata: PageMetadata
@@ -16,13 +18,10 @@ public struct PageAnalysis: Sendable, Equatable {
     /// Characters of paragraph text used for language detection on a page with no article.
     static let fallbackTextLimit = 4_096
 
-    /// `title`/`summary` are the feed's (or stored) text, used with the body for language
-    /// detection; `configuredLanguage` is the source's and is never passed to CLD2 as a hint.
     /// `pageURL` nil (a saved page with no known address): the page's canonical or og:url, else
     /// `https://localhost/`, is the base for links and for telling the site's own links apart.
     public static func analyze(page bytes: [UInt8], contentType: String?, pageURL: String?,
-                               title: String?, summary: String?, configuredLanguage: String,
-                               detectLanguage: Bool, maxTextLength: Int = 200_000,
+                               maxTextLength: Int = 200_000,
                                includeHTML: Bool = false) throws -> PageAnalysis {
         var limits = HTMLParseLimits()
         limits.leavesOutScriptAndStyleText = true   // read by nothing below but JSON-LD, which stays
@@ -33,9 +32,8 @@ public struct PageAnalysis: Sendable, Equatable {
         if ErrorPage.isErrorPage(document, articleText: article?.text) {
             // Nothing of a "page not found" page describes the article: not its apology, not its
             // share picture (the site's logo), not its language beyond what the feed said.
-            let language = LanguageTagger.decide(title: title ?? "", summary: summary, body: nil,
-                                                 configured: configuredLanguage, detectionEnabled: detectLanguage)
-            return PageAnalysis(imageURL: nil, article: nil, language: language, metadata: PageMetadata(title: document.title))
+            return PageAnalysis(imageURL: nil, article: nil, languageText: PageLanguageText(),
+                                metadata: PageMetadata(title: document.title))
         }
         var metadata: PageMetadata
         var bodyText = article?.text
@@ -47,12 +45,17 @@ public struct PageAnalysis: Sendable, Equatable {
             metadata.title = metadata.title ?? document.title
             bodyText = paragraphText(of: document)
         }
-        let language = LanguageTagger.decide(
-            title: title ?? metadata.title ?? "", summary: summary ?? metadata.excerpt, body: bodyText,
-            configured: configuredLanguage, detectionEnabled: detectLanguage)
         // Both paths above already looked for the lead image (and parsed the JSON-LD once for it).
         return PageAnalysis(imageURL: article?.imageURL ?? metadata.imageURL, article: article,
-                            language: language, metadata: metadata)
+                            languageText: PageLanguageText(title: metadata.title, summary: metadata.excerpt, body: bodyText),
+                            metadata: metadata)
+    }
+
+    /// The language of the page on its own, for `--dump-article` (which has no row): the same
+    /// decision a row with no text of its own gets.
+    public func language(configured: String, detectionEnabled: Bool) -> LanguageDecision {
+        LanguageTagger.decideRow(title: nil, summary: nil, body: nil, page: languageText,
+                                 configured: configured, detectionEnabled: detectionEnabled)
     }
 
     /// The text of the page's paragraphs and headings, for language detection only, when

@@ -19,7 +19,7 @@ enum EntryMapper {
         // Link: feedburner origLink, RSS link, Atom alternate, permalink guid, YouTube watch URL,
         // then an audio/video enclosure (podcast episodes often have no page of their own).
         let media = (item.enclosures + item.mediaContents).first {
-            MediaFields.kind(type: $0.type, medium: $0.medium, url: $0.url) != nil && LinkSafety.check($0.url) != nil
+            MediaFields.kind(type: $0.type, medium: $0.medium, url: $0.url) != nil && StoredURL.check($0.url) != nil
         }
         let videoID = item.ytVideoID.flatMap(youtubeID)
         var url: String?
@@ -27,7 +27,7 @@ enum EntryMapper {
         func consider(_ candidate: String?) {
             guard url == nil, let candidate else { return }
             sawLink = true
-            url = LinkSafety.check(candidate)
+            url = StoredURL.check(candidate)
         }
         consider(item.origLink)
         consider(item.link)
@@ -99,7 +99,7 @@ enum EntryMapper {
             entry.mediaURL = watchURL(videoID)
         } else if let media {
             entry.mediaType = MediaFields.kind(type: media.type, medium: media.medium, url: media.url)
-            entry.mediaURL = LinkSafety.check(media.url)
+            entry.mediaURL = StoredURL.check(media.url)
             entry.mediaMimeType = MediaFields.mimeType(media.type)
             entry.mediaDurationSeconds = MediaFields.duration(item.itunesDuration) ?? media.durationSeconds
                 ?? item.mediaContents.first(where: { $0.url == media.url })?.durationSeconds
@@ -108,7 +108,7 @@ enum EntryMapper {
         // Thumbnail, in order of how deliberately the publisher chose it (evaluated lazily).
         // media:thumbnail (with its declared size) and HTML images (with theirs) were vetted by
         // ImageCandidate when read; the others are vetted here.
-        func safe(_ url: String?) -> String? { url.flatMap(LinkSafety.check) }
+        func safe(_ url: String?) -> String? { url.flatMap(StoredURL.check) }
         func picture(_ url: String?) -> String? { safe(url).flatMap { ImageCandidate.isTracker($0) ? nil : $0 } }
         entry.thumbnailURL = safe(item.mediaThumbnail)
             ?? picture(item.mediaContents.first { MediaFields.isImage(type: $0.type, medium: $0.medium, url: $0.url) }?.url)

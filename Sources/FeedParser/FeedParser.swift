@@ -5,6 +5,7 @@ import Darwin
 #endif
 internal import PulseModel
 internal import CLibXML2
+internal import CanonicalURL
 
 /// Entry point: bytes of one feed document -> FeedDocument.
 ///
@@ -53,7 +54,7 @@ public enum FeedParser {
         if let refusal = MarkupLimits.refusal(utf8, field: "the document") { throw refusal }
         let budget = CPUBudget(seconds: options.cpuBudgetSeconds)
         let hasXMLBase = contains(utf8, "xml:base")
-        let url = baseURL.flatMap(LinkSafety.check)
+        let url = baseURL.flatMap(StoredURL.check)
         let pass = Pass(url: url, hasXMLBase: hasXMLBase, options: options, budget: budget)
 
         // Strict streaming pass.
@@ -173,10 +174,10 @@ public enum FeedParser {
         let items = collector.finish()
         return FeedDocument(format: walker.format ?? .rss20, recovered: recovered, encoding: "utf-8",
                             encodingRepaired: false, title: title?.isEmpty == true ? nil : title,
-                            link: h.link.flatMap(LinkSafety.check), language: language, ttlMinutes: ttl,
+                            link: h.link.flatMap(StoredURL.check), language: language, ttlMinutes: ttl,
                             items: items, dropped: collector.dropped, droppedCount: collector.droppedCount,
                             droppedByCap: collector.droppedByCap,
-                            hub: h.hub.flatMap(LinkSafety.check), selfURL: h.selfLink.flatMap(LinkSafety.check))
+                            hub: h.hub.flatMap(StoredURL.check), selfURL: h.selfLink.flatMap(StoredURL.check))
     }
 
     private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: String) -> Bool {

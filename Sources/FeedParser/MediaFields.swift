@@ -66,3 +66,7 @@ public enum MediaFields {
         return [".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif"].contains { path.hasSuffix($0) }
     }
 }
+
+extension Character {
+    var isASCIIDigitChar: Bool { ("0"..."9").contains(self) }
+}

@@ -191,11 +191,12 @@ private struct EventLoop {
     }
 
     private mutating func finish(_ transfer: Transfer, _ outcome: Result<HopResult, FetchError>) {
+        // The caller first: removing the handle may still take a moment (closing its connection).
+        transfer.continuation.resume(returning: outcome)
         _ = curl_multi_remove_handle(multi.raw, transfer.easy)
         active[transfer.easy] = nil
         activeByID[transfer.id] = nil
         limiter.finished(transfer.spec.target.host, now: clock.now)
-        transfer.continuation.resume(returning: outcome)
     }
 
     /// Sleep until libcurl has work (it shortens this to its own timers), a wakeup, or the next

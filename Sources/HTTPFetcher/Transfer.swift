@@ -88,6 +88,10 @@ final class Transfer {
 
         check(pulse_curl_setopt_str(easy, CURLOPT_URL, spec.target.url))
         check(pulse_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
+        // A transfer removed while its name is still being resolved (a cancelled fetch, the
+        // shutdown) does not wait for the resolver thread: offline, that wait was the resolver's
+        // whole timeout (5 s per server) and held the curl loop and the stop with it.
+        check(pulse_curl_setopt_long(easy, CURLOPT_QUICK_EXIT, 1))
         // Redirects are followed by HTTPFetcher so every hop is re-checked (scheme, literal host,
         // connect-time address); the protocol lists are a second fence should that ever change.
         check(pulse_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0))

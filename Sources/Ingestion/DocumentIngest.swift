@@ -1,4 +1,5 @@
 import ArticleStore
+import CanonicalURL
 import FeedParser
 import FoundationEssentials
 import HTTPFetcher
@@ -19,8 +20,8 @@ public struct HubDiscovery: Sendable, Equatable {
 
     public init(linkHeader: String?, document: FeedDocument, feedURL: String) {
         let links = LinkHeader.parse(linkHeader)
-        let headerHub = LinkHeader.first("hub", in: links).flatMap(LinkSafety.check)
-        let headerSelf = LinkHeader.first("self", in: links).flatMap(LinkSafety.check)
+        let headerHub = LinkHeader.first("hub", in: links).flatMap(StoredURL.check)
+        let headerSelf = LinkHeader.first("self", in: links).flatMap(StoredURL.check)
         if let headerHub {
             hub = headerHub
             topic = headerSelf ?? document.selfURL ?? feedURL
@@ -44,15 +45,7 @@ extension IngestPass {
             try FeedParser.parse(body, contentType: contentType, baseURL: baseURL, options: options)
         }
         outcome.parseDuration = clock.now - parseStarted
-        let mapped = EntryMapping(now: now, retentionDays: retentionDays, configuredLanguage: source.language,
-                                  detectLanguage: detectsLanguage(source))
-            .map(document.items)
-        if mapped.languageDisagreements > 0 {
-            // Counted in the pass line and the metric; per source only at debug level.
-            logger.debug("detected languages differ from the configured one", metadata: [
-                "configured": "\(source.language)", "items": "\(mapped.languageDisagreements)",
-            ])
-        }
+        let mapped = EntryMapping(now: now, retentionDays: retentionDays).map(document.items)
         let stored = try await store.insertArticles(mapped.candidates, source: source, now: now)
         outcome.itemsSeen = document.items.count + document.droppedCount
         outcome.inserted = stored.inserted
@@ -60,7 +53,6 @@ extension IngestPass {
         outcome.dropped = document.droppedCount + stored.rejectedCount
         outcome.tooOld = mapped.tooOld
         outcome.recovered = document.recovered
-        outcome.languageDisagreements = mapped.languageDisagreements
         return (document, stored.stored)
     }
 
@@ -71,7 +63,13 @@ extension IngestPass {
         outcome.enriched = enrichment.updated
         if enrichment.refusals > 0 { outcome.parseRefusals["page"] = enrichment.refusals }
         outcome.enrichDurations = enrichment.durations
-        outcome.languageDisagreements += enrichment.languageDisagreements
+        outcome.languageDisagreements = enrichment.languageDisagreements
+        if enrichment.languageDisagreements > 0 {
+            // Counted in the pass line and the metric; per source only at debug level.
+            logger.debug("detected languages differ from the configured one", metadata: [
+                "configured": "\(source.language)", "items": "\(enrichment.languageDisagreements)",
+            ])
+        }
     }
 
     /// A WebSub push: the hub's body goes through the same parse, insert and enrichment as a

@@ -1,49 +1,29 @@
 import FoundationEssentials
 import FeedParser
-import LanguageTagger
 import PulseModel
 
 /// Feed entries become store candidates; entries older than the retention window are left out, so
 /// items still listed after their row was pruned do not come back as "new" (the Go worker's
 /// 7-day re-insert churn).
 ///
-/// Each entry's language is detected from its own title, summary and feed body (never hinted with
-/// the source's language); when detection is off for the source, abstains or is unreliable, the
-/// source's configured language stays.
+/// The language is not decided here: a row is inserted with its source's language and gets its
+/// own once, after enrichment (`EnrichmentTarget.language(page:)`), from its text and its page's.
 public struct EntryMapping: Sendable {
     /// Entries published before this instant are not inserted.
     public var oldestAccepted: Date
-    public var configuredLanguage: String
-    public var detectLanguage: Bool
 
-    public init(now: Date, retentionDays: Int, configuredLanguage: String = "en", detectLanguage: Bool = false) {
+    public init(now: Date, retentionDays: Int) {
         oldestAccepted = now.addingTimeInterval(-Double(retentionDays) * 86_400)
-        self.configuredLanguage = configuredLanguage
-        self.detectLanguage = detectLanguage
     }
 
     public struct Mapped: Sendable {
         public var candidates: [ArticleCandidate] = []
         public var tooOld = 0
-        /// Detected reliably and different from the configured language.
-        public var languageDisagreements = 0
     }
 
     public func map(_ entries: [FeedEntry]) -> Mapped {
-        var mapped = Mapped()
         let (candidates, tooOld) = candidates(from: entries)
-        mapped.tooOld = tooOld
-        mapped.candidates = candidates.map { candidate in
-            var candidate = candidate
-            guard detectLanguage else { return candidate }
-            let decision = LanguageTagger.decide(title: candidate.title, summary: candidate.summary,
-                                                 body: candidate.content, configured: configuredLanguage,
-                                                 detectionEnabled: true)
-            if decision.source == .detected { candidate.language = decision.code }
-            if decision.disagrees { mapped.languageDisagreements += 1 }
-            return candidate
-        }
-        return mapped
+        return Mapped(candidates: candidates, tooOld: tooOld)
     }
 
     public func candidates(from entries: [FeedEntry]) -> (candidates: [ArticleCandidate], tooOld: Int) {

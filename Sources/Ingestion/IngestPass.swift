@@ -187,9 +187,13 @@ public struct IngestPass: Sendable {
         source.languageDetection && !languageDetectionOff.contains(source.slug)
     }
 
+    /// Enriches the rows this pass inserted (when enrichment is on), then decides each row's
+    /// language once, from its text and, where it was read, its page's; detected languages are
+    /// written with the enrichment in one statement.
     func enrich(_ stored: [StoredArticle], source: SourceRecord, stop: StopSignal, logger: Logger) async -> EnrichmentTally {
-        guard let enricher, !stored.isEmpty else { return EnrichmentTally() }
+        guard !stored.isEmpty else { return EnrichmentTally() }
         let detect = detectsLanguage(source)
+        guard enricher != nil || detect else { return EnrichmentTally() }
         let targets = stored.map { article in
             var wants: Set<BackfillKind> = []
             // A podcast/video episode whose only URL is its enclosure has no page: never
@@ -197,21 +201,42 @@ public struct IngestPass: Sendable {
             let pageless = article.row.mediaURL.map { CanonicalURL.canonicalize($0) == article.row.url } ?? false
             // A feed thumbnail is only a stand-in: the page's og:image replaces it.
             let imageIsStandIn = article.row.imageURL == nil || article.row.imageURL == article.row.thumbnailURL
-            if imageIsStandIn && !pageless { wants.insert(.image) }
-            if !pageless, enricher.needsExtraction(summary: article.row.summary, content: article.row.content) { wants.insert(.content) }
-            if detect && !article.row.languageDetected && !pageless { wants.insert(.language) }
+            if let enricher, !pageless {
+                if imageIsStandIn { wants.insert(.image) }
+                if enricher.needsExtraction(summary: article.row.summary, content: article.row.content) { wants.insert(.content) }
+                if detect { wants.insert(.language) }
+            }
             return EnrichmentTarget(id: article.id, url: article.row.url, title: article.row.title,
                                     summary: article.row.summary, content: article.row.content,
                                     configuredLanguage: source.language, detectLanguage: detect, wants: wants)
         }
         let started = ContinuousClock.now
-        // A stop abandons the page fetches: the rows keep their feed fields, and `--backfill`
-        // fills them later.
-        guard let results = try? await Self.unlessStopped(stop, { await enricher.enrich(targets) }) else {
-            return EnrichmentTally()
+        // A stop abandons the page fetches: the rows keep their feed fields (`--backfill` fills
+        // them later), and their language is decided from their own text.
+        let results = (try? await Self.unlessStopped(stop) { [enricher] in await enricher?.enrich(targets) ?? [] }) ?? []
+        let byID = Dictionary(results.map { ($0.update.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var updates: [EnrichmentUpdate] = []
+        var enriched = 0
+        var disagreements = 0
+        for target in targets {
+            let result = byID[target.id]
+            var update = result?.update ?? EnrichmentUpdate(id: target.id)
+            var fromPage = false
+            if detect {
+                let decision = target.language(page: result?.pageText)
+                if decision.source == .detected {
+                    update.language = decision.code
+                    fromPage = decision.fromPage
+                    if decision.disagrees { disagreements += 1 }
+                }
+            }
+            // Enriched: the page gave the row something (an image, a body, or its language).
+            if update.imageURL != nil || update.content != nil || fromPage { enriched += 1 }
+            if update.imageURL != nil || update.content != nil || update.language != nil { updates.append(update) }
         }
+        let durations = results.map(\.duration)
+        let refusals = results.filter(\.refused).count
         do {
-            let updates = results.map(\.update).filter { $0.imageURL != nil || $0.content != nil || $0.language != nil }
             try await store.applyEnrichment(updates)
             // Rows showing the feed's thumbnail are not missing an image: no attempt to count.
             let imageless = Set(stored.filter { $0.row.imageURL == nil }.map(\.id))
@@ -220,17 +245,15 @@ public struct IngestPass: Sendable {
                     .map(\.update.id)
                 try await store.bumpBackfillAttempts(ids: failed, kind: kind)
             }
-            let disagreements = results.filter(\.languageDisagrees).count
-            let tally = EnrichmentTally(updated: updates.count, durations: results.map(\.duration),
-                                        languageDisagreements: disagreements, refusals: results.filter(\.refused).count)
             logger.debug("enriched new rows", metadata: [
-                "rows": "\(targets.count)", "updated": "\(updates.count)", "language_disagreements": "\(disagreements)",
+                "rows": "\(targets.count)", "updated": "\(enriched)", "language_disagreements": "\(disagreements)",
                 "seconds": "\((ContinuousClock.now - started).components.seconds)",
             ])
-            return tally
+            return EnrichmentTally(updated: enriched, durations: durations, languageDisagreements: disagreements,
+                                   refusals: refusals)
         } catch {
             logger.warning("could not store enrichment; rows keep their feed fields", metadata: ["error": "\(error)"])
-            return EnrichmentTally(durations: results.map(\.duration), refusals: results.filter(\.refused).count)
+            return EnrichmentTally(durations: durations, refusals: refusals)
         }
     }
 

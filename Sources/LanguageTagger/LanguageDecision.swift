@@ -48,11 +48,28 @@ public struct LanguageDecision: Sendable, Equatable {
     public var detected: LanguageDetection?
     /// Detection was reliable and names a language other than the configured one.
     public var disagrees: Bool
+    /// The answer came from the page's text (`decideRow`).
+    public var fromPage = false
 
     public init(code: String, source: Source, detected: LanguageDetection?, disagrees: Bool) {
         self.code = code
         self.source = source
         self.detected = detected
         self.disagrees = disagrees
+    }
+}
+
+/// What an article's page offers for its language (`LanguageTagger.decideRow`): its readable body
+/// (or paragraph text), and its title and excerpt for a row that has none. An error page offers
+/// no text at all (its apology says nothing about the article).
+public struct PageLanguageText: Sendable, Equatable {
+    public var title: String?
+    public var summary: String?
+    public var body: String?
+
+    public init(title: String? = nil, summary: String? = nil, body: String? = nil) {
+        self.title = title
+        self.summary = summary
+        self.body = body
     }
 }

@@ -55,6 +55,32 @@ public enum LanguageTagger {
         return LanguageDecision(code: code, source: .detected, detected: detection, disagrees: code != fallback)
     }
 
+    /// The language of one row, decided once, when its page's text (or its absence) is known.
+    /// The fullest text first: the row's title and summary with the page's body when a page was
+    /// read (its title and excerpt standing in for a missing title or summary); when that gives no
+    /// trusted answer, or no page was read, the row's own text (title, summary, feed body).
+    /// Detection off for the source, or no trusted answer either way: the source's language.
+    public static func decideRow(
+        title: String?, summary: String?, body: String?, page: PageLanguageText?,
+        configured: String, detectionEnabled: Bool
+    ) -> LanguageDecision {
+        func own() -> LanguageDecision {
+            decide(title: title ?? "", summary: summary, body: body, configured: configured,
+                   detectionEnabled: detectionEnabled)
+        }
+        guard detectionEnabled, let page else { return own() }
+        var fromPage = decide(title: title ?? page.title ?? "", summary: summary ?? page.summary, body: page.body,
+                              configured: configured, detectionEnabled: true)
+        if fromPage.source == .detected {
+            fromPage.fromPage = true
+            return fromPage
+        }
+        // A row with no text of its own (`--dump-article`) has nothing more to try.
+        guard title != nil || summary != nil || body != nil else { return fromPage }
+        let fromText = own()
+        return fromText.source == .detected ? fromText : fromPage
+    }
+
     /// Title, summary and body start, each capped, with every sentence that already appeared
     /// (compared case- and space-insensitively) left out.
     static func detectionBytes(title: String, summary: String?, body: String?) -> [UInt8] {

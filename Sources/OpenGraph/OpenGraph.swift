@@ -1,4 +1,5 @@
 import FoundationEssentials
+import CanonicalURL
 import PulseModel
 import HTMLDocument
 import TextSupport
@@ -69,12 +70,12 @@ public enum OpenGraph {
         for link in document.elements(named: "link") {
             let rel = (document.attribute("rel", of: link) ?? "").lowercased().split(separator: " ")
             if rel.contains("canonical"), let href = document.attribute("href", of: link),
-               let url = SafeURL.validated(href.trimmingASCIIWhitespace()) {
+               let url = StoredURL.check(href.trimmingASCIIWhitespace()) {
                 return url
             }
         }
         for meta in document.elements(named: "meta") where document.attribute("property", of: meta)?.lowercased() == "og:url" {
-            if let content = document.attribute("content", of: meta), let url = SafeURL.validated(content.trimmingASCIIWhitespace()) {
+            if let content = document.attribute("content", of: meta), let url = StoredURL.check(content.trimmingASCIIWhitespace()) {
                 return url
             }
         }

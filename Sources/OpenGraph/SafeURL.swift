@@ -1,10 +1,13 @@
+import CanonicalURL
 import PulseModel
 import WebText
 import TextSupport
-/// The rules a URL must pass before we store it: absolute http(s), a plausible host, no
-/// userinfo, no control or bidi characters, at most 2048 characters.
+/// Page-side URLs: a reference found in a page (og:image, `<base href>`, an image or link in the
+/// readable body) cleaned and resolved as browsers do, then checked by the pipeline's one URL rule
+/// (`StoredURL`, the rule feed links and the store use).
 public enum SafeURL {
-    public static let maxLength = 2048
+    /// The rule's limit, in characters.
+    public static let maxLength = StoredURL.maxLength
 
     /// Resolves `reference` against `base` and returns it when acceptable.
     public static func absoluteHTTP(_ reference: String, base: String) -> String? {
@@ -12,41 +15,10 @@ public enum SafeURL {
         let decoded = String(HTMLEntities.decode(reference).unicodeScalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" })
             .trimmingASCIIWhitespace()
         guard !decoded.isEmpty, decoded.count <= maxLength * 2 else { return nil }
-        guard !containsUnsafeScalar(decoded) else { return nil }
+        // Refused before resolving, which could drop the segment that holds it ("/\u{202E}x/../y").
+        guard !decoded.unicodeScalars.contains(where: StoredURL.isUnsafeScalar) else { return nil }
         guard let resolved = URLResolver.resolve(decoded, against: base) else { return nil }
-        return validated(escapeSpacesAndNonASCII(resolved))
-    }
-
-    /// Checks an already-absolute URL.
-    public static func validated(_ url: String) -> String? {
-        guard url.utf8.count <= maxLength, !containsUnsafeScalar(url) else { return nil }
-        let parts = URLResolver.split(url)
-        guard parts.scheme == "http" || parts.scheme == "https", let authority = parts.authority else { return nil }
-        guard !authority.contains("@"), !authority.isEmpty else { return nil }
-        var host = Substring(authority)
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return nil }
-            let after = host[host.index(after: close)...]
-            guard after.isEmpty || (after.hasPrefix(":") && after.dropFirst().allSatisfy(\.isASCIIDigit)) else { return nil }
-            return url
-        }
-        if let colon = host.lastIndex(of: ":") {
-            guard host[host.index(after: colon)...].allSatisfy(\.isASCIIDigit) else { return nil }
-            host = host[..<colon]
-        }
-        guard !host.isEmpty, host.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-" || $0 == "_" || $0 == "%") }) else { return nil }
-        return url
-    }
-
-    /// C0/C1 controls and the bidi overrides/isolates/marks used to disguise text.
-    public static func isUnsafeScalar(_ scalar: Unicode.Scalar) -> Bool {
-        let value = scalar.value
-        return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x061C || value == 0x200E || value == 0x200F
-            || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
-    }
-
-    static func containsUnsafeScalar(_ text: String) -> Bool {
-        text.unicodeScalars.contains(where: isUnsafeScalar)
+        return StoredURL.check(escapeSpacesAndNonASCII(resolved))
     }
 
     /// Browsers send spaces and non-ASCII in URLs percent-encoded; store them that way.
@@ -62,10 +34,6 @@ public enum SafeURL {
         }
         return result
     }
-}
-
-extension Character {
-    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
 
 extension String {

@@ -151,17 +151,10 @@ public struct EnrichmentConfig: Sendable, Equatable {
 /// the same value type.
 public typealias RetentionSettings = RetentionWindows
 
-public struct CategoryConfig: Sendable, Equatable {
-    public var slug: String
-    public var name: String
-    public var displayOrder: Int
+/// A category as `feeds.yaml` gives it: the store's definition, one type for both.
+public typealias CategoryConfig = CategoryDefinition
 
-    public init(slug: String, name: String, displayOrder: Int) {
-        self.slug = slug
-        self.name = name
-        self.displayOrder = displayOrder
-    }
-
+extension CategoryDefinition {
     /// The ten categories of the data contract, in display order. Used when the file has no
     /// `categories` section.
     public static let contractCategories: [CategoryConfig] = [

@@ -2,6 +2,7 @@ import LoopbackHTTPServer
 import AddressPolicy
 import CCurl
 import Foundation
+import TestSupport
 import Testing
 @testable import HTTPFetcher
 

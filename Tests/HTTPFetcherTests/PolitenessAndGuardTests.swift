@@ -1,6 +1,7 @@
 import LoopbackHTTPServer
 import AddressPolicy
 import Foundation
+import TestSupport
 import Testing
 @testable import HTTPFetcher
 #if canImport(Glibc)

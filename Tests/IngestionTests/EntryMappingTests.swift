@@ -1,6 +1,7 @@
 import FeedParser
 import Foundation
 import Ingestion
+import LanguageTagger
 import Testing
 
 struct EntryMappingTests {
@@ -25,15 +26,23 @@ struct EntryMappingTests {
                   "It must not come back as new.", daysAgo: 9),
             entry("Curto", "Sem texto suficiente.", daysAgo: 0.5),
         ]
-        let mapped = EntryMapping(now: now, retentionDays: 7, configuredLanguage: "pt", detectLanguage: true).map(entries)
+        let mapped = EntryMapping(now: now, retentionDays: 7).map(entries)
         #expect(mapped.tooOld == 1)
         #expect(mapped.candidates.count == 3)
-        // Spanish in a Portuguese source is tagged Spanish; too little text keeps the source's.
-        #expect(mapped.candidates.map(\.language) == ["es", "pt", nil])
-        #expect(mapped.languageDisagreements == 1)
+        // The mapping leaves the language to the row's one decision (after enrichment); with no
+        // page read: Spanish in a Portuguese source is tagged Spanish; too little text keeps the source's.
+        #expect(mapped.candidates.allSatisfy { $0.language == nil })
+        let decisions = mapped.candidates.map {
+            LanguageTagger.decideRow(title: $0.title, summary: $0.summary, body: $0.content, page: nil,
+                                     configured: "pt", detectionEnabled: true)
+        }
+        #expect(decisions.map { $0.source == .detected ? $0.code : nil } == ["es", "pt", nil])
+        #expect(decisions.filter(\.disagrees).count == 1)
 
-        let pinned = EntryMapping(now: now, retentionDays: 7, configuredLanguage: "pt", detectLanguage: false).map(entries)
-        #expect(pinned.candidates.allSatisfy { $0.language == nil })
-        #expect(pinned.languageDisagreements == 0)
+        let pinned = mapped.candidates.map {
+            LanguageTagger.decideRow(title: $0.title, summary: $0.summary, body: $0.content, page: nil,
+                                     configured: "pt", detectionEnabled: false)
+        }
+        #expect(pinned.allSatisfy { $0.source != .detected && $0.code == "pt" && !$0.disagrees })
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import Migrations
 import Postgres
+import TestSupport
 import Testing
 
 /// The session layer's rules: settings per transaction, an unusable session replaced, the
 /// migration lock bounded and its holder named.
-@Suite(.tags(.integration))
+@Suite(.tags(.integration), .needsDatabase)
 struct SessionStateTests {
     /// The per-transaction settings reach the statement sent with them (one pipeline, one
     /// implicit transaction), and end with it.

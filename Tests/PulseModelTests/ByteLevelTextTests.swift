@@ -1,3 +1,4 @@
+import TestSupport
 import TextSupport
 import Testing
 @testable import PulseModel
@@ -6,29 +7,10 @@ import Testing
 /// scalar-by-scalar definitions they replaced (written out below as the reference), on random
 /// strings built from the characters each rule treats specially.
 @Suite struct ByteLevelTextTests {
-    /// Controls, bidi controls, the kept marks, zero-width and BOM, every kind of whitespace,
-    /// line breaks, 2-, 3- and 4-byte letters, combining marks, upper case, digits, punctuation.
-    static let alphabet: [Unicode.Scalar] = [
-        "a", "B", "z", "0", "9", " ", " ", "\n", "\n", "\t", "\r", "\u{0B}", "\u{0C}", "\u{00}", "\u{1F}",
-        "\u{7F}", "\u{85}", "\u{9F}", "\u{A0}", "\u{1680}", "\u{2000}", "\u{200A}", "\u{200B}", "\u{200D}",
-        "\u{200E}", "\u{200F}", "\u{061C}", "\u{2028}", "\u{2029}", "\u{202A}", "\u{202E}", "\u{202F}",
-        "\u{205F}", "\u{2066}", "\u{2069}", "\u{3000}", "\u{FEFF}", "\u{FFFD}", "\u{FFFE}", "\u{FFFF}",
-        "é", "É", "ß", "İ", "Σ", "ж", "Ж", "א", "٣", "中", "ア", "\u{0301}", "😀", "𝔸", ".", ",", "!", "?",
-        "-", "'", "\u{3002}", "\u{023A}", "\u{2C6F}",
-    ]
-
-    static func randomText(_ generator: inout some RandomNumberGenerator) -> String {
-        var scalars = String.UnicodeScalarView()
-        for _ in 0..<Int.random(in: 0...40, using: &generator) {
-            scalars.append(alphabet.randomElement(using: &generator)!)
-        }
-        return String(scalars)
-    }
-
     @Test func storedTextMatchesTheScalarDefinition() {
         var generator = SplitMix(seed: 20261125)
         for _ in 0..<5_000 {
-            let text = Self.randomText(&generator)
+            let text = randomText(&generator)
             #expect(StoredText.clean(text) == Reference.clean(text), "clean \(text.debugDescription)")
             #expect(StoredText.clean(text, keepNewlines: true) == Reference.clean(text, keepNewlines: true),
                     "clean keeping newlines \(text.debugDescription)")
@@ -45,7 +27,7 @@ import Testing
     @Test func textKeyMatchesTheScalarDefinition() {
         var generator = SplitMix(seed: 7)
         for _ in 0..<5_000 {
-            let text = Self.randomText(&generator)
+            let text = randomText(&generator)
             #expect(TextKey.words(text) == Reference.words(text), "\(text.debugDescription)")
             #expect(TextKey.words(text.dropFirst()) == Reference.words(text.dropFirst()))
         }
@@ -60,7 +42,7 @@ import Testing
         var generator = SplitMix(seed: 11)
         var distinct = Set<String>()
         for _ in 0..<5_000 {
-            let text = Self.randomText(&generator)
+            let text = randomText(&generator)
             let key = TextKey.words(text)
             let print = text.utf8.withContiguousStorageIfAvailable { TextKey.fingerprint(utf8: $0) } ?? nil
             #expect(print == (key.isEmpty ? nil : fnv(key)), "\(text.debugDescription)")
@@ -79,7 +61,7 @@ import Testing
     @Test func trimmingAStringMatchesTrimmingItsSubstring() {
         var generator = SplitMix(seed: 31)
         for _ in 0..<5_000 {
-            let text = Self.randomText(&generator)
+            let text = randomText(&generator)
             let viaString = TextScan.trimmingWhitespace(text)
             let viaSubstring = TextScan.trimmingWhitespace(text[...])
             #expect(Array(viaString.unicodeScalars) == Array(viaSubstring.unicodeScalars), "\(text.debugDescription)")
@@ -192,18 +174,5 @@ private enum Reference {
             key += scalar.properties.lowercaseMapping
         }
         return key
-    }
-}
-
-/// A seeded generator, so a failure names a reproducible case.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -149,22 +149,22 @@ struct DumpArticleMode {
             // `--text` prints the text alone: like the HTML, the language (CLD2, about a sixth of a
             // small page's CPU) is made only for the JSON that prints it.
             let analysis = try PageAnalysis.analyze(page: bytes, contentType: contentType, pageURL: url,
-                                                    title: nil, summary: nil, configuredLanguage: sourceLanguage ?? "en",
-                                                    detectLanguage: !textOnly, includeHTML: !textOnly)
+                                                    includeHTML: !textOnly)
             guard !textOnly else {
                 let text = analysis.article?.text ?? ""
                 guard let outputDirectory else { return .line(text) }
                 let name = Self.baseName(input)
                 return .file(path: outputDirectory + "/" + name + ".txt", text: text)
             }
-            let detected = analysis.language?.source == .detected
+            let language = analysis.language(configured: sourceLanguage ?? "en", detectionEnabled: true)
+            let detected = language.source == .detected
             let shown = detected || sourceLanguage != nil
             return .line(Self.jsonLine(Output(
                 title: analysis.metadata.title, byline: analysis.metadata.byline,
                 excerpt: analysis.metadata.excerpt, published_at: analysis.metadata.publishedTime,
-                og_image: analysis.imageURL, language: shown ? analysis.language?.code : nil,
+                og_image: analysis.imageURL, language: shown ? language.code : nil,
                 language_source: shown ? (detected ? "detected" : "source") : nil,
-                language_confidence: detected ? analysis.language?.detected?.percent : nil,
+                language_confidence: detected ? language.detected?.percent : nil,
                 text: analysis.article?.text ?? "", html: analysis.article?.html)))
         } catch {
             return .failed("\(input): \(error)")

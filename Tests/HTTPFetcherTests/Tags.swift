@@ -1,2 +1,0 @@
-import Testing
-extension Tag { @Tag static var integration: Self }

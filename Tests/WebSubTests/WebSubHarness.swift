@@ -1,0 +1,79 @@
+import TestSupport
+import ArticleStore
+import Foundation
+@testable import HTTPFetcher
+import Ingestion
+import Logging
+import Synchronization
+import WebSub
+
+/// One "daemon" of the WebSub tests: its own database session, a listener on an ephemeral
+/// loopback port, a push receiver and a subscriber, all on the test's database.
+final class WebSubDaemon: Sendable {
+    let store: ArticleStore
+    let fetcher: HTTPFetcher
+    let pass: IngestPass
+    let receiver: PushReceiver
+    let subscriber: WebSubSubscriber
+    let port: Int
+    let rejected: Locked<[String]>
+    private let listenerTask: Task<Void, any Error>
+    private let receiverTask: Task<Void, Never>
+
+    var callbackPrefix: String { "http://127.0.0.1:\(port)/websub" }
+    func callback(_ slug: String) -> String { callbackPrefix + "/" + slug }
+
+    /// `hubHost` is pinned to 127.0.0.1 as `PULSE_RESOLVE` would pin it, so hub URLs look public.
+    init(database: TestDatabase, hubHost: String, hubPort: Int, maxBodyBytes: Int = 1 << 20,
+         workerID: String = "daemon-a") async throws {
+        let store = ArticleStore(connection: try await database.connect())
+        self.store = store
+        var configuration = FetcherConfiguration()
+        configuration.allowLoopbackForTesting = true
+        configuration.perHostRequestsPerSecond = 0
+        configuration.resolveForTesting = ["\(hubHost):\(hubPort):127.0.0.1"]
+        let fetcher = HTTPFetcher(configuration: configuration)
+        self.fetcher = fetcher
+        var pass = IngestPass(store: store, fetcher: fetcher, retentionDays: 7, concurrency: 4, logger: TestDatabase.logger)
+        pass.subscribedPollInterval = .seconds(24 * 3600)
+        let rejectedReasons = Locked<[String]>([])
+        var events = WebSubEvents()
+        events.pushRejected = { reason in rejectedReasons.withLock { $0.append(reason) } }
+        let receiver = PushReceiver(pass: pass, events: events, logger: TestDatabase.logger)
+        let (ports, bound) = AsyncStream.makeStream(of: Int.self)
+        // The callback prefix needs the port, which the listener learns when it binds: the
+        // subscriber's settings are made after.
+        let placeholder = WebSubSubscriber.Settings(callbackPrefix: "", leaseSeconds: 864_000)
+        let listener = WebSubListener(host: "127.0.0.1", port: 0, limits: .init(maxBodyBytes: maxBodyBytes), store: store,
+                                      receiver: receiver, subscriber: placeholder, logger: TestDatabase.logger)
+        listenerTask = Task { try await listener.run { bound.yield($0); bound.finish() } }
+        var iterator = ports.makeAsyncIterator()
+        let port = await iterator.next() ?? 0
+        self.port = port
+        receiverTask = Task { await receiver.run() }
+        var settings = WebSubSubscriber.Settings(callbackPrefix: "http://127.0.0.1:\(port)/websub", leaseSeconds: 864_000)
+        settings.sendOnDiscovery = false
+        let subscriber = WebSubSubscriber(store: store, fetcher: fetcher, settings: settings, workerID: workerID,
+                                          logger: TestDatabase.logger)
+        pass.hubObserver = { source, discovery in await subscriber.observe(source, discovery) }
+        self.pass = pass
+        self.subscriber = subscriber
+        self.receiver = receiver
+        self.rejected = rejectedReasons
+    }
+
+    /// Waits until every push accepted so far is stored; the receiver takes no more after.
+    func drain() async {
+        receiver.finish()
+        await receiverTask.value
+    }
+
+    func stop() async {
+        receiver.finish()
+        await receiverTask.value
+        listenerTask.cancel()
+        _ = try? await listenerTask.value
+        fetcher.shutdown()
+        await store.connection.close()
+    }
+}
