@@ -193,7 +193,11 @@ public struct IngestPass: Sendable {
     func enrich(_ stored: [StoredArticle], source: SourceRecord, stop: StopSignal, logger: Logger) async -> EnrichmentTally {
         guard !stored.isEmpty else { return EnrichmentTally() }
         let detect = detectsLanguage(source)
-        guard enricher != nil || detect else { return EnrichmentTally() }
+        guard let enricher else {
+            // No page is read: each row's language was decided before its INSERT (`parseAndInsert`).
+            let disagreements = detect ? stored.filter { $0.row.languageDetected && $0.row.language != source.language }.count : 0
+            return EnrichmentTally(languageDisagreements: disagreements)
+        }
         let targets = stored.map { article in
             var wants: Set<BackfillKind> = []
             // A podcast/video episode whose only URL is its enclosure has no page: never
@@ -201,7 +205,7 @@ public struct IngestPass: Sendable {
             let pageless = article.row.mediaURL.map { CanonicalURL.canonicalize($0) == article.row.url } ?? false
             // A feed thumbnail is only a stand-in: the page's og:image replaces it.
             let imageIsStandIn = article.row.imageURL == nil || article.row.imageURL == article.row.thumbnailURL
-            if let enricher, !pageless {
+            if !pageless {
                 if imageIsStandIn { wants.insert(.image) }
                 if enricher.needsExtraction(summary: article.row.summary, content: article.row.content) { wants.insert(.content) }
                 if detect { wants.insert(.language) }
@@ -213,7 +217,7 @@ public struct IngestPass: Sendable {
         let started = ContinuousClock.now
         // A stop abandons the page fetches: the rows keep their feed fields (`--backfill` fills
         // them later), and their language is decided from their own text.
-        let results = (try? await Self.unlessStopped(stop) { [enricher] in await enricher?.enrich(targets) ?? [] }) ?? []
+        let results = (try? await Self.unlessStopped(stop) { await enricher.enrich(targets) }) ?? []
         let byID = Dictionary(results.map { ($0.update.id, $0) }, uniquingKeysWith: { first, _ in first })
         var updates: [EnrichmentUpdate] = []
         var enriched = 0
