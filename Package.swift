@@ -186,7 +186,7 @@ let package = Package(
         // (such tests skip themselves without PULSE_TEST_DATABASE_URL, as under `make test-unit`),
         // seeded sources, the fixture feed server, a private cluster.
         .target(name: "TestSupport", dependencies: [
-            "Postgres", "Migrations", "ArticleStore", "PulseModel", "HTTPFetcher", "LoopbackHTTPServer", "WebSub", "Threads",
+            "AddressPolicy", "Postgres", "Migrations", "ArticleStore", "PulseModel", "HTTPFetcher", "LoopbackHTTPServer", "WebSub", "Threads",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "Migrations", "ArticleStore", "PulseModel", "TestSupport"]),

@@ -41,8 +41,9 @@ enum DocumentRepair {
         var i = 0
         while i < bytes.count, isSpace(bytes[i]) || bytes[i] == 0xEF || bytes[i] == 0xBB || bytes[i] == 0xBF { i += 1 }
         guard i < bytes.count, bytes[i] != UInt8(ascii: "<") else { return nil }
-        let line = bytes[i...].prefix { $0 != 0x0A && $0 != 0x0D }
-        return TextSanitizer.inline(String(decoding: line.prefix(40), as: UTF8.self))
+        // At most 40 bytes are looked at, whatever the document's size.
+        let line = bytes[i...].prefix(40).prefix { $0 != 0x0A && $0 != 0x0D }
+        return TextSanitizer.inline(String(decoding: line, as: UTF8.self))
     }
 
     /// `<br`, `<b>`, `<b ` or `</`: what PHP's html_errors output starts with, never a feed.

@@ -134,4 +134,13 @@ struct FormatTests {
         #expect(throws: FeedParseError.empty) { try parseString("  \n ") }
         #expect(FeedParseError.notAFeed(root: "html").description == "not a feed: root element <html>")
     }
+
+    /// Text that only mentions a feed element (a README) is named for what it is; the message
+    /// quotes at most 40 bytes of its first line however long the text is.
+    @Test func textIsNotXML() {
+        let readme = "# pulse-ingest\n\nA lone `<entry>` as the root is read as Atom.\n"
+        #expect(throws: FeedParseError.notXML(start: "# pulse-ingest")) { try parseString(readme) }
+        let long = String(repeating: " ", count: 1_000_000) + String(repeating: "x", count: 50_000) + " <entry>"
+        #expect(throws: FeedParseError.notXML(start: String(repeating: "x", count: 40))) { try parseString(long) }
+    }
 }
