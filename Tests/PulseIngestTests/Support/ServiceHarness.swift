@@ -167,10 +167,8 @@ final class ServiceProcess: @unchecked Sendable {
 
     /// `/readyz`'s status code and body.
     func readiness(port: UInt16) async throws -> (status: Int, body: String) {
-        let response = try await offThePool { try httpGet(port: port, path: "/readyz") }
-        let status = Int(response.split(separator: " ").dropFirst().first ?? "") ?? 0
-        let body = response.range(of: "\r\n\r\n").map { String(response[$0.upperBound...]) } ?? ""
-        return (status, body)
+        let reply = try await offThePool { try loopbackGet(port: port, path: "/readyz") }
+        return (reply.status, reply.text)
     }
 
     /// SIGTERM, then the exit status (nil when it did not exit within 30 s; it is killed then).
@@ -194,48 +192,17 @@ final class ServiceProcess: @unchecked Sendable {
     }
 }
 
-/// One blocking HTTP/1.1 GET to 127.0.0.1 (run it off the cooperative pool); the whole response.
-/// A connect that fails is tried again a few times: under a loaded test run a signal (a child
-/// service exiting) or a momentarily full accept queue made a poll fail once in a while.
-func httpGet(port: UInt16, path: String) throws -> String {
+/// One blocking GET to 127.0.0.1 (run it off the cooperative pool) with `LoopbackClient`. A
+/// connect that fails is tried again a few times: under a loaded test run a signal (a child service
+/// exiting) or a momentarily full accept queue made a poll fail once in a while.
+func loopbackGet(port: UInt16, path: String) throws -> LoopbackClient.Reply {
     var attempt = 0
     while true {
-        do { return try httpGetOnce(port: port, path: path) } catch let error as ConnectFailure where attempt < 4 {
+        do {
+            return try LoopbackClient.request(port: Int(port), method: "GET", target: path)
+        } catch LoopbackClient.ClientError.connect where attempt < 4 {
             attempt += 1
             usleep(UInt32(100_000 * attempt))
-            _ = error
         }
     }
-}
-
-private struct ConnectFailure: Error, CustomStringConvertible {
-    let port: UInt16
-    let code: Int32
-    var description: String { "cannot connect to 127.0.0.1:\(port): \(String(cString: strerror(code)))" }
-}
-
-private func httpGetOnce(port: UInt16, path: String) throws -> String {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw TestSetupError("socket failed") }
-    defer { close(fd) }
-    var timeout = timeval(tv_sec: 5, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw ConnectFailure(port: port, code: errno) }
-    let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
-    guard send(fd, request, request.count, 0) == request.count else { throw TestSetupError("send failed") }
-    var response: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = recv(fd, &buffer, buffer.count, 0)
-        if count <= 0 { break }
-        response += buffer[..<count]
-    }
-    return String(decoding: response, as: UTF8.self)
 }
