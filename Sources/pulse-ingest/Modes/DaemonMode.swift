@@ -88,11 +88,18 @@ struct DaemonMode {
             // The first stop signal drains (ServiceGroup); a second exits at once (`SignalTrap`).
             let secondSignal = SignalTrap(announce: false, onSecond: { logger.warning("second stop signal: exiting now") })
             defer { withExtendedLifetime(secondSignal) {} }
+            // With WebSub on, the daemon (whose passes subscribe to the hubs they discover) starts
+            // once the callback listener is bound: a hub verifies intent right after a request.
+            let (listening, listeningDone) = AsyncStream<Void>.makeStream()
+            if websub == nil { listeningDone.finish() }
             try await withThrowingTaskGroup(of: Void.self) { tasks in
-                tasks.addTask { try await group.run() }
+                tasks.addTask {
+                    for await _ in listening {}
+                    try await group.run()
+                }
                 if let websub {
                     tasks.addTask {
-                        do { try await websub.run() } catch {
+                        do { try await websub.run(onListening: { listeningDone.finish() }) } catch {
                             // The listener could not bind: the service goes on polling, loudly.
                             logger.error("websub stopped; sources are polled only", metadata: ["error": "\(error)"])
                             while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }

@@ -41,11 +41,17 @@ struct WebSubRuntime {
     }
 
     /// Runs listener, receiver and subscriber until cancelled; queued pushes are stored first.
-    func run() async throws {
+    /// `onListening` is called once the listener is bound (or could not be): the daemon starts
+    /// claiming only then, so a hub that verifies intent at once finds the callback answering.
+    func run(onListening: @escaping @Sendable () -> Void = {}) async throws {
         let logger = self.logger
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { [listener] in
-                try await listener.run { port in logger.info("websub listener serving", metadata: ["port": "\(port)"]) }
+                defer { onListening() }
+                try await listener.run { port in
+                    logger.info("websub listener serving", metadata: ["port": "\(port)"])
+                    onListening()
+                }
             }
             group.addTask { [receiver] in await receiver.run() }
             group.addTask { [subscriber, metrics] in
