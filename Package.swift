@@ -111,7 +111,7 @@ let package = Package(
         // WebSub (push): subscribe/renew/unsubscribe through the fetcher, and the callback listener
         // (Hummingbird) that verifies intent and feeds signed pushes into the ingest path.
         .target(name: "WebSub", dependencies: [
-            "ArticleStore", "Ingestion", "HTTPFetcher", "CLibCrypto",
+            "ArticleStore", "Ingestion", "HTTPFetcher", "CLibCrypto", "Observability",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -121,9 +121,10 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // Log handlers (text/json lines), Prometheus metrics, and the /metrics /healthz /readyz endpoint.
+        // Log handlers (text/json lines), Prometheus metrics, the HTTP listener (Hummingbird) and
+        // the /metrics /healthz /readyz endpoint on it.
         .target(name: "Observability", dependencies: [
-            "Threads",
+            .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
@@ -169,7 +170,7 @@ let package = Package(
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "ObservabilityTests", dependencies: [
-            "Observability", .product(name: "Logging", package: "swift-log"),
+            "Observability", .product(name: "Logging", package: "swift-log"), .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "PulseModel", "CanonicalURL"], exclude: ["Fixtures"]),
         .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig", .product(name: "Yams", package: "Yams")]),

@@ -1,150 +1,110 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import Dispatch
-import FoundationEssentials
+import Hummingbird
 import Logging
 import Synchronization
-import Threads
 
-public enum MetricsServerError: Error, Sendable, Equatable, CustomStringConvertible {
-    case alreadyStarted
-    case system(call: String, errno: Int32)
-
-    public var description: String {
-        switch self {
-        case .alreadyStarted: "metrics server already started"
-        case .system(let call, let code): "metrics server \(call) failed: \(String(cString: strerror(code)))"
-        }
-    }
-}
-
-/// `/metrics`, `/healthz` and `/readyz` over plain POSIX sockets on one dedicated thread that
-/// serves every connection at once (see `ConnectionLoop`: non-blocking sockets, per-connection
-/// deadlines, a cap that evicts idle connections).
-///
-/// Hand-written rather than Hummingbird (which the package mirror has): three GET routes do not
-/// justify SwiftNIO. An earlier session measured a Hummingbird version of this endpoint: release
-/// build 36 s -> 162 s, stripped binary 2.4 -> 10.2 MB, 16 more packages, and its connection cap
-/// did not evict idle connections, which is the failure this server must survive.
-public final class MetricsServer: Sendable {
+/// `/metrics`, `/healthz` and `/readyz` on an `HTTPListener` (Hummingbird). Started before the
+/// service reaches its database, so health checks are answered while it connects.
+public struct MetricsServer: Sendable {
     public let address: MetricsAddress
-    public let requestTimeout: Duration
-    /// Connections open at once; one more evicts the longest-idle one.
-    public let maxConnections: Int
-    private let evictions = Atomic<Int>(0)
+    let listener: HTTPListener
     private let exposition: @Sendable () -> String
     private let readiness: @Sendable () -> Readiness
     private let logger: Logger
 
-    private struct Running {
-        var listenFD: Int32
-        var wakeWriteFD: Int32
-        var finished: DispatchSemaphore
-        var port: UInt16
-    }
-    private let running = Mutex<Running?>(nil)
-
     public static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
 
-    /// - Parameter readiness: called on the server thread for each `/readyz`; must be quick
-    ///   (read remembered state, e.g. ``ReadinessTracker/current(now:)``).
+    /// - Parameters:
+    ///   - requestTimeout: a connection idle this long (nothing sent, or half a request) is closed.
+    ///   - maxConnections: connections open at once; more wait in the kernel's backlog.
+    ///   - readiness: called for each `/readyz`; must be quick (read remembered state, e.g.
+    ///     ``ReadinessTracker/current(now:)``).
     public init(address: MetricsAddress, requestTimeout: Duration = .seconds(2), maxConnections: Int = 64,
                 logger: Logger = Logger(label: "pulse.metrics"),
                 exposition: @escaping @Sendable () -> String,
                 readiness: @escaping @Sendable () -> Readiness) {
         self.address = address
-        self.requestTimeout = requestTimeout
-        self.maxConnections = max(1, maxConnections)
+        listener = HTTPListener(host: address.host, port: Int(address.port), maxConnections: maxConnections,
+                                idleTimeout: requestTimeout, maxHeaderBytes: 8 * 1024)
         self.logger = logger
         self.exposition = exposition
         self.readiness = readiness
     }
 
-    public convenience init(address: MetricsAddress, metrics: PulseMetrics,
-                            logger: Logger = Logger(label: "pulse.metrics"),
-                            readiness: @escaping @Sendable () -> Readiness) {
+    public init(address: MetricsAddress, metrics: PulseMetrics, logger: Logger = Logger(label: "pulse.metrics"),
+                readiness: @escaping @Sendable () -> Readiness) {
         self.init(address: address, logger: logger, exposition: { metrics.exposition() }, readiness: readiness)
     }
 
-    /// Connections closed so far to make room for a new one.
-    public var evictedConnections: Int { evictions.load(ordering: .relaxed) }
+    /// A server serving in a task of its own.
+    public struct Running: Sendable {
+        /// The port bound (the kernel's choice for port 0).
+        public let port: Int
+        let task: Task<Void, Never>
 
-    /// The port actually bound (useful with port 0); nil when not running.
-    public var boundPort: UInt16? {
-        running.withLock { $0?.port }
+        /// Closes the listener and every connection, and returns once they are closed.
+        public func stop() async {
+            task.cancel()
+            await task.value
+        }
     }
 
-    public func start() throws(MetricsServerError) {
-        try running.withLock { (current: inout Running?) throws(MetricsServerError) in
-            guard current == nil else { throw .alreadyStarted }
-            let listenFD = try SocketOps.listeningSocket(for: address)
-            var pipeFDs: [Int32] = [-1, -1]
-            guard pipe(&pipeFDs) == 0 else {
-                let code = errno
-                close(listenFD)
-                throw .system(call: "pipe", errno: code)
+    /// Binds and starts serving; returns once bound, or throws why it could not bind.
+    public func start() async throws -> Running {
+        let (bound, boundContinuation) = AsyncStream<Result<Int, any Error>>.makeStream()
+        let task = Task.detached { [self] in
+            let serving = ServingFlag()
+            do {
+                try await listener.run(logger: logger, onBound: { port in
+                    serving.value.store(true, ordering: .relaxed)
+                    boundContinuation.yield(.success(port))
+                }, respond: { request in respond(method: request.method, path: request.uri.path) })
+            } catch {
+                if serving.value.load(ordering: .relaxed) {
+                    logger.error("metrics endpoint stopped", metadata: ["error": "\(error)"])
+                }
+                boundContinuation.yield(.failure(error))
             }
-            _ = fcntl(pipeFDs[0], F_SETFD, FD_CLOEXEC)
-            _ = fcntl(pipeFDs[1], F_SETFD, FD_CLOEXEC)
-            let port = SocketOps.localPort(of: listenFD) ?? address.port
-            let finished = DispatchSemaphore(value: 0)
-            current = Running(listenFD: listenFD, wakeWriteFD: pipeFDs[1], finished: finished, port: port)
-            let wakeReadFD = pipeFDs[0]
-            DetachedThread.start(name: "pulse-metrics-http") { [self] in
-                var loop = ConnectionLoop(listenFD: listenFD, wakeFD: wakeReadFD, requestTimeout: requestTimeout,
-                                          maxConnections: maxConnections,
-                                          respond: { head in
-                                              guard let head else {
-                                                  return MiniHTTP.Response(status: 400, body: "bad request\n")
-                                              }
-                                              return self.respond(method: head.method, path: head.path)
-                                          },
-                                          evicted: { self.evictions.add(1, ordering: .relaxed) })
-                loop.run()
-                close(listenFD)
-                close(wakeReadFD)
-                finished.signal()
-            }
+            boundContinuation.finish()
         }
+        var outcomes = bound.makeAsyncIterator()
+        guard let outcome = await outcomes.next() else { throw CancellationError() }
+        let port = try outcome.get()
         if !address.isLoopback {
             logger.warning("metrics endpoint bound to a non-loopback address; anyone who can reach it can read metrics",
                            metadata: ["address": "\(address)"])
         } else {
-            logger.info("metrics endpoint listening", metadata: ["address": "\(address.host):\(boundPort ?? 0)"])
+            logger.info("metrics endpoint listening", metadata: ["address": "\(address.host):\(port)"])
         }
+        return Running(port: port, task: task)
     }
 
-    /// Stops accepting, closes every connection and waits for the server thread to finish.
-    public func stop() {
-        guard let current = running.withLock({ state -> Running? in
-            defer { state = nil }
-            return state
-        }) else { return }
-        var byte: UInt8 = 1
-        _ = write(current.wakeWriteFD, &byte, 1)
-        current.finished.wait()
-        close(current.wakeWriteFD)
-    }
-
-    /// Routing, separate from the socket code so it can be tested directly.
-    func respond(method: String, path: String) -> MiniHTTP.Response {
-        guard method == "GET" || method == "HEAD" else {
-            return MiniHTTP.Response(status: 405, body: "method not allowed\n", extraHeaders: [("Allow", "GET, HEAD")])
+    func respond(method: HTTPRequest.Method, path: String) -> Response {
+        guard method == .get || method == .head else {
+            var refused = HTTPListener.plain(.methodNotAllowed, "method not allowed\n")
+            refused.headers[.allow] = "GET, HEAD"
+            return refused
         }
+        let response: Response
         switch path {
         case "/metrics":
-            return MiniHTTP.Response(status: 200, contentType: Self.metricsContentType, body: exposition())
+            response = HTTPListener.plain(.ok, exposition(), contentType: Self.metricsContentType)
         case "/healthz":
-            return MiniHTTP.Response(status: 200, body: "ok\n")
+            response = HTTPListener.plain(.ok, "ok\n")
         case "/readyz":
             let status = readiness()
             let reason = LogSanitizer.cap(LogSanitizer.clean(status.reason), maxBytes: 1024)
-            return MiniHTTP.Response(status: status.isReady ? 200 : 503, body: reason + "\n")
+            response = HTTPListener.plain(status.isReady ? .ok : .serviceUnavailable, reason + "\n")
         default:
-            return MiniHTTP.Response(status: 404, body: "not found\n")
+            response = HTTPListener.plain(.notFound, "not found\n")
         }
+        var answer = method == .head ? response.createHeadResponse() : response
+        answer.headers[.cacheControl] = "no-store"
+        answer.headers[.xContentTypeOptions] = "nosniff"
+        return answer
     }
+}
+
+/// Whether the listener got as far as serving (a failure after that is logged, not returned).
+private final class ServingFlag: Sendable {
+    let value = Atomic(false)
 }

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import Observability
 
 /// The callback endpoint hubs call, on Hummingbird (HTTP/1.1 on SwiftNIO): `GET /websub/{slug}`
 /// answers verification of intent, `POST /websub/{slug}` takes content distribution; everything
@@ -15,7 +16,6 @@ public struct WebSubListener: Sendable {
         /// A push body past this is refused with 413 (the feed body limit).
         public var maxBodyBytes: Int
         public var maxHeaderBytes = 16 * 1024
-        public var maxHeaderCount = 64
         public var maxConnections = 256
         /// Idle time on a connection, and the longest a request's body may take to arrive.
         public var requestTimeout: Duration = .seconds(30)
@@ -45,29 +45,9 @@ public struct WebSubListener: Sendable {
     /// Serves until the task is cancelled. `onBound` is told the port (useful with port 0).
     public func run(onBound: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let handler = self
-        let responder = CallbackResponder<BasicRequestContext> { request, _ in
-            await handler.respond(to: request)
-        }
-        let seconds = Int64(limits.requestTimeout.components.seconds)
-        let http1 = HTTP1Channel.Configuration(
-            idleTimeout: .seconds(seconds),
-            httpDecoderConfiguration: .init(maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes,
-                                            maxHeaderFieldCount: limits.maxHeaderCount))
-        let app = Application(
-            responder: responder, server: .http1(configuration: http1),
-            configuration: .init(address: .hostname(host, port: port), serverName: nil,
-                                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections)),
-            onServerRunning: { channel in onBound(channel.localAddress?.port ?? 0) },
-            logger: Self.quieter(logger))
-        try await app.run()
-    }
-
-    /// Hummingbird's own lines (start-up, and an error line for the cancellation that stops it)
-    /// only at critical; the listener's decisions are logged on `logger` itself.
-    static func quieter(_ logger: Logger) -> Logger {
-        var quiet = logger
-        quiet.logLevel = max(logger.logLevel, .critical)
-        return quiet
+        let listener = HTTPListener(host: host, port: port, maxConnections: limits.maxConnections,
+                                    idleTimeout: limits.requestTimeout, maxHeaderBytes: limits.maxHeaderBytes)
+        try await listener.run(logger: logger, onBound: onBound) { request in await handler.respond(to: request) }
     }
 
     /// The slug of `/websub/{slug}`, nil for any other path.
@@ -79,17 +59,17 @@ public struct WebSubListener: Sendable {
     }
 
     func respond(to request: Request) async -> Response {
-        guard let slug = Self.slug(of: request.uri.path) else { return Self.plain(.notFound, "not found") }
+        guard let slug = Self.slug(of: request.uri.path) else { return HTTPListener.plain(.notFound, "not found") }
         do {
             switch request.method {
             case .get: return try await verify(request, slug: slug)
             case .post: return try await distribute(request, slug: slug)
-            default: return Self.plain(.notFound, "not found")
+            default: return HTTPListener.plain(.notFound, "not found")
             }
         } catch {
             // The database is down: 503 makes a hub retry later, as the spec expects of a failure.
             logger.error("websub request failed", metadata: ["source": "\(slug)", "error": "\(error)"])
-            return Self.plain(.serviceUnavailable, "try again later")
+            return HTTPListener.plain(.serviceUnavailable, "try again later")
         }
     }
 
@@ -98,12 +78,12 @@ public struct WebSubListener: Sendable {
     func verify(_ request: Request, slug: String) async throws -> Response {
         let query = request.uri.queryParameters
         guard let mode = query["hub.mode"].map(String.init), let topic = query["hub.topic"].map(String.init) else {
-            return Self.plain(.notFound, "not found")
+            return HTTPListener.plain(.notFound, "not found")
         }
         switch mode {
         case "subscribe", "unsubscribe":
             guard let challenge = query["hub.challenge"].map(String.init), !challenge.isEmpty, challenge.utf8.count <= 1024 else {
-                return Self.plain(.notFound, "not found")
+                return HTTPListener.plain(.notFound, "not found")
             }
             let lease = query["hub.lease_seconds"].flatMap { Int($0) }.map { min(max($0, 0), 365 * 86_400) }
             let now = Date()
@@ -111,19 +91,19 @@ public struct WebSubListener: Sendable {
             let accepted = try await store.confirmWebSub(slug: slug, mode: mode == "subscribe" ? .subscribe : .unsubscribe,
                                                          topic: topic, leaseSeconds: lease, renewAt: renewAt, at: now)
             receiver.events.verification(mode, accepted)
-            guard accepted else { return Self.plain(.notFound, "not found") }
+            guard accepted else { return HTTPListener.plain(.notFound, "not found") }
             logger.info("websub verified", metadata: ["source": "\(slug)", "mode": "\(mode)", "lease": "\(lease ?? 0)"])
-            return Self.plain(.ok, challenge)
+            return HTTPListener.plain(.ok, challenge)
         case "denied":
             let reason = query["hub.reason"].map { String($0.prefix(500)) }
             let accepted = try await store.denyWebSub(slug: slug, topic: topic, reason: reason,
                                                       retryAt: Date().addingTimeInterval(86_400))
             receiver.events.verification(mode, accepted)
-            guard accepted else { return Self.plain(.notFound, "not found") }
+            guard accepted else { return HTTPListener.plain(.notFound, "not found") }
             logger.warning("websub subscription denied by the hub", metadata: ["source": "\(slug)", "reason": "\(reason ?? "")"])
-            return Self.plain(.ok, "ok")
+            return HTTPListener.plain(.ok, "ok")
         default:
-            return Self.plain(.notFound, "not found")
+            return HTTPListener.plain(.notFound, "not found")
         }
     }
 
@@ -132,12 +112,12 @@ public struct WebSubListener: Sendable {
     /// (the spec allows it, and it tells a forger nothing) and stored nowhere.
     func distribute(_ request: Request, slug: String) async throws -> Response {
         let received = ContinuousClock.now
-        guard let subscription = try await store.webSubSubscription(slug: slug) else { return Self.plain(.notFound, "not found") }
+        guard let subscription = try await store.webSubSubscription(slug: slug) else { return HTTPListener.plain(.notFound, "not found") }
         // A push names its topic in `Link: <topic>; rel="self"`; one for another topic is not ours.
         let links = LinkHeader.parse(Self.header("link", in: request.headers, joined: true))
         if let topic = LinkHeader.first("self", in: links), topic != subscription.topic {
             receiver.events.pushRejected("unknown_topic")
-            return Self.plain(.notFound, "not found")
+            return HTTPListener.plain(.notFound, "not found")
         }
         receiver.events.pushReceived()
         let body: ByteBuffer
@@ -147,10 +127,10 @@ public struct WebSubListener: Sendable {
             }
         } catch is NIOTooManyBytesError {
             receiver.events.pushRejected("too_large")
-            return Self.plain(.contentTooLarge, "body too large")
+            return HTTPListener.plain(.contentTooLarge, "body too large")
         } catch {
             receiver.events.pushRejected("read_failed")
-            return Self.plain(.requestTimeout, "body not received")
+            return HTTPListener.plain(.requestTimeout, "body not received")
         }
         let bytes = Array(body.readableBytesView)
         let signature = Self.header("x-hub-signature", in: request.headers)
@@ -158,10 +138,10 @@ public struct WebSubListener: Sendable {
         guard verdict == .valid, subscription.state == .subscribed || subscription.state == .pending else {
             receiver.events.pushRejected(verdict == .valid ? "not_subscribed" : verdict.rawValue)
             logger.notice("websub push refused", metadata: ["source": "\(slug)", "reason": "\(verdict.rawValue)"])
-            return Self.plain(.accepted, "accepted")
+            return HTTPListener.plain(.accepted, "accepted")
         }
         receiver.enqueue(PushJob(slug: slug, body: bytes, contentType: request.headers[.contentType], received: received))
-        return Self.plain(.accepted, "accepted")
+        return HTTPListener.plain(.accepted, "accepted")
     }
 
     /// A request header by lowercased name (the last one, or all joined with ", ").
@@ -169,11 +149,6 @@ public struct WebSubListener: Sendable {
         let values = fields.filter { $0.name.canonicalName == name }.map(\.value)
         if values.isEmpty { return nil }
         return joined ? values.joined(separator: ", ") : values.last
-    }
-
-    static func plain(_ status: HTTPResponse.Status, _ text: String) -> Response {
-        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
     struct TimedOut: Error {}

@@ -38,88 +38,89 @@ struct DaemonMode {
         let observer = ServiceObserver(logger: logger, metrics: metrics, readiness: readiness, extra: [systemd])
         let watchdog = Task { await notifier.runWatchdog(isAlive: { systemd.isAlive() }) }
         defer { watchdog.cancel() }
-        var metricsServer: MetricsServer?
+        var metricsServer: MetricsServer.Running?
         if let metricsAddress {
-            let server = MetricsServer(address: metricsAddress, metrics: metrics, logger: logger,
-                                       readiness: { readiness.current() })
             do {
-                try server.start()
-                metricsServer = server
-                logger.info("metrics served", metadata: ["address": "\(metricsAddress)"])
+                metricsServer = try await MetricsServer(address: metricsAddress, metrics: metrics, logger: logger,
+                                                        readiness: { readiness.current() }).start()
             } catch {
                 context.fail("--metrics-address \(metricsAddress): \(error)")
                 return ExitStatus.usage
             }
         }
-        defer { metricsServer?.stop() }
-        do {
-            try await connection.reconnect()
-            if context.environment.autoMigrate {
-                try await migrate(conninfo: conninfo)
-            } else {
-                let pending = try await Migrator(logger: logger).pending(on: connection)
-                if !pending.isEmpty {
-                    context.fail("the database schema is behind this binary (pending migrations "
-                        + pending.map { String($0.version) }.joined(separator: ", ")
-                        + "): run `pulse-ingest --migrate` or set PULSE_AUTO_MIGRATE=1")
-                    return ExitStatus.unavailable
-                }
-            }
-            // One more session for article inserts (see ArticleStore.insertLanes): measured on the
-            // 2,000-feed farm, the single session was busy or waited on for most of the cycle.
-            let store = ArticleStore(connection: connection, extraInsertConnections: 1, logger: logger)
-            _ = try await store.synchronize(categories: context.configuration.categoryDefinitions,
-                                            sources: context.configuration.sourceDefinitions,
-                                            deactivateUnlisted: context.configuration.pruneUnlisted)
-            let fetcher = HTTPFetcher(configuration: context.configuration.fetcherConfiguration(
-                environment: context.environment.fetch, allowedNetworks: allowedNetworks).countingRefusals(in: metrics),
-                                      logger: logger)
-            defer { fetcher.shutdown() }
-            let daemonSettings = Self.settings(context.configuration, fetcher: fetcher, workerID: workerID, logger: logger)
-            let daemon = IngestDaemon(workerID: workerID, store: store, settings: daemonSettings,
-                                      observer: observer, logger: logger)
-            // WebSub (when enabled): pushes go through the same pass as fetched feeds.
-            let websub = WebSubRuntime.make(context.configuration, store: store, fetcher: fetcher,
-                                            pass: daemonSettings.makePass(store), workerID: workerID,
-                                            registry: metrics, logger: logger)
-            logger.info("serving", metadata: ["worker": "\(workerID)", "sources": "\(context.configuration.activeSources.count)"])
-            let group = ServiceGroup(configuration: .init(
-                services: [daemon], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-            // The first stop signal drains (ServiceGroup); a second exits at once (`SignalTrap`).
-            let secondSignal = SignalTrap(announce: false, onSecond: { logger.warning("second stop signal: exiting now") })
-            defer { withExtendedLifetime(secondSignal) {} }
-            // With WebSub on, the daemon (whose passes subscribe to the hubs they discover) starts
-            // once the callback listener is bound: a hub verifies intent right after a request.
-            let (listening, listeningDone) = AsyncStream<Void>.makeStream()
-            if websub == nil { listeningDone.finish() }
-            try await withThrowingTaskGroup(of: Void.self) { tasks in
-                tasks.addTask {
-                    for await _ in listening {}
-                    try await group.run()
-                }
-                if let websub {
-                    tasks.addTask {
-                        do { try await websub.run(onListening: { listeningDone.finish() }) } catch {
-                            // The listener could not bind: the service goes on polling, loudly.
-                            logger.error("websub stopped; sources are polled only", metadata: ["error": "\(error)"])
-                            while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
-                        }
+        // Until stopped; the metrics endpoint answers throughout, and closes last.
+        let status = await { () async -> Int32 in
+            do {
+                try await connection.reconnect()
+                if context.environment.autoMigrate {
+                    try await migrate(conninfo: conninfo)
+                } else {
+                    let pending = try await Migrator(logger: logger).pending(on: connection)
+                    if !pending.isEmpty {
+                        context.fail("the database schema is behind this binary (pending migrations "
+                            + pending.map { String($0.version) }.joined(separator: ", ")
+                            + "): run `pulse-ingest --migrate` or set PULSE_AUTO_MIGRATE=1")
+                        return ExitStatus.unavailable
                     }
                 }
-                tasks.addTask {
-                    await watchSignals(daemon: daemon, store: store, fetcher: fetcher, workerID: workerID,
-                                       notifier: notifier)
+                // One more session for article inserts (see ArticleStore.insertLanes): measured on the
+                // 2,000-feed farm, the single session was busy or waited on for most of the cycle.
+                let store = ArticleStore(connection: connection, extraInsertConnections: 1, logger: logger)
+                _ = try await store.synchronize(categories: context.configuration.categoryDefinitions,
+                                                sources: context.configuration.sourceDefinitions,
+                                                deactivateUnlisted: context.configuration.pruneUnlisted)
+                let fetcher = HTTPFetcher(configuration: context.configuration.fetcherConfiguration(
+                    environment: context.environment.fetch, allowedNetworks: allowedNetworks).countingRefusals(in: metrics),
+                                          logger: logger)
+                defer { fetcher.shutdown() }
+                let daemonSettings = Self.settings(context.configuration, fetcher: fetcher, workerID: workerID, logger: logger)
+                let daemon = IngestDaemon(workerID: workerID, store: store, settings: daemonSettings,
+                                          observer: observer, logger: logger)
+                // WebSub (when enabled): pushes go through the same pass as fetched feeds.
+                let websub = WebSubRuntime.make(context.configuration, store: store, fetcher: fetcher,
+                                                pass: daemonSettings.makePass(store), workerID: workerID,
+                                                registry: metrics, logger: logger)
+                logger.info("serving", metadata: ["worker": "\(workerID)", "sources": "\(context.configuration.activeSources.count)"])
+                let group = ServiceGroup(configuration: .init(
+                    services: [daemon], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                // The first stop signal drains (ServiceGroup); a second exits at once (`SignalTrap`).
+                let secondSignal = SignalTrap(announce: false, onSecond: { logger.warning("second stop signal: exiting now") })
+                defer { withExtendedLifetime(secondSignal) {} }
+                // With WebSub on, the daemon (whose passes subscribe to the hubs they discover) starts
+                // once the callback listener is bound: a hub verifies intent right after a request.
+                let (listening, listeningDone) = AsyncStream<Void>.makeStream()
+                if websub == nil { listeningDone.finish() }
+                try await withThrowingTaskGroup(of: Void.self) { tasks in
+                    tasks.addTask {
+                        for await _ in listening {}
+                        try await group.run()
+                    }
+                    if let websub {
+                        tasks.addTask {
+                            do { try await websub.run(onListening: { listeningDone.finish() }) } catch {
+                                // The listener could not bind: the service goes on polling, loudly.
+                                logger.error("websub stopped; sources are polled only", metadata: ["error": "\(error)"])
+                                while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
+                            }
+                        }
+                    }
+                    tasks.addTask {
+                        await watchSignals(daemon: daemon, store: store, fetcher: fetcher, workerID: workerID,
+                                           notifier: notifier)
+                    }
+                    try await tasks.next()
+                    tasks.cancelAll()
                 }
-                try await tasks.next()
-                tasks.cancelAll()
+                await store.closeInsertLanes()
+                await connection.close()
+                return ExitStatus.success
+            } catch {
+                context.fail("\(error)")
+                return ExitStatus.unavailable
             }
-            await store.closeInsertLanes()
-            await connection.close()
-            return ExitStatus.success
-        } catch {
-            context.fail("\(error)")
-            return ExitStatus.unavailable
-        }
+        }()
+        await metricsServer?.stop()
+        return status
     }
 
     /// SIGHUP reloads the config (SIGTERM/SIGINT are ServiceGroup's, and a second one `SignalTrap`'s).

@@ -1,0 +1,56 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+
+/// The one way this service listens for HTTP: Hummingbird's HTTP/1.1 server (SwiftNIO) with the
+/// limits every listener here needs, used by the metrics endpoint and the WebSub callback.
+/// Headers, connections and idle time are capped: a client that connects and sends nothing, or
+/// half a request head, is closed after `idleTimeout`; at `maxConnections` new connections wait
+/// in the kernel's backlog until one closes.
+public struct HTTPListener: Sendable {
+    public var host: String
+    public var port: Int
+    public var maxConnections: Int
+    public var idleTimeout: Duration
+    public var maxHeaderBytes: Int
+    public var maxHeaderCount = 64
+
+    public init(host: String, port: Int, maxConnections: Int, idleTimeout: Duration, maxHeaderBytes: Int) {
+        self.host = host
+        self.port = port
+        self.maxConnections = max(1, maxConnections)
+        self.idleTimeout = idleTimeout
+        self.maxHeaderBytes = maxHeaderBytes
+    }
+
+    /// Serves until the task is cancelled; throws when it cannot bind. `onBound` is told the port
+    /// (useful with port 0).
+    public func run(logger: Logger, onBound: @escaping @Sendable (Int) -> Void = { _ in },
+                    respond: @escaping @Sendable (Request) async -> Response) async throws {
+        let responder = CallbackResponder<BasicRequestContext> { request, _ in await respond(request) }
+        let idle = idleTimeout.components
+        let http1 = HTTP1Channel.Configuration(
+            idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000),
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: maxHeaderBytes, maxHeaderListSize: maxHeaderBytes,
+                                            maxHeaderFieldCount: maxHeaderCount))
+        // Hummingbird's own lines (start-up, and an error line for the cancellation that stops it)
+        // only at critical; each listener logs its decisions on `logger` itself.
+        var quiet = logger
+        quiet.logLevel = max(logger.logLevel, .critical)
+        let app = Application(
+            responder: responder, server: .http1(configuration: http1),
+            configuration: .init(address: .hostname(host, port: port), serverName: nil,
+                                 availableConnectionsDelegate: MaximumAvailableConnections(maxConnections)),
+            onServerRunning: { channel in onBound(channel.localAddress?.port ?? 0) },
+            logger: quiet)
+        try await app.run()
+    }
+
+    /// A `text/plain` answer.
+    public static func plain(_ status: HTTPResponse.Status, _ text: String,
+                             contentType: String = "text/plain; charset=utf-8") -> Response {
+        Response(status: status, headers: [.contentType: contentType],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}
