@@ -88,15 +88,7 @@ public enum TextSanitizer {
             let b = input[i]
             if b > 0x20 && b < 0x7F {
                 // Printable ASCII run: the common case, copied without classification.
-                if o > 0 {
-                    if pendingNewlines > 0 {
-                        out[o] = 0x0A; o += 1
-                        if pendingNewlines > 1 { out[o] = 0x0A; o += 1 }
-                    } else if pendingSpace {
-                        out[o] = 0x20; o += 1
-                    }
-                }
-                pendingSpace = false; pendingNewlines = 0
+                flushSeparator(out, &o, &pendingSpace, &pendingNewlines)
                 var j = i
                 while j < n {
                     // Eight bytes at a time while they are printable ASCII with single spaces (see
@@ -168,15 +160,7 @@ public enum TextSanitizer {
             }
             switch action {
             case 0:
-                if o > 0 {
-                    if pendingNewlines > 0 {
-                        out[o] = 0x0A; o += 1
-                        if pendingNewlines > 1 { out[o] = 0x0A; o += 1 }
-                    } else if pendingSpace {
-                        out[o] = 0x20; o += 1
-                    }
-                }
-                pendingSpace = false; pendingNewlines = 0
+                flushSeparator(out, &o, &pendingSpace, &pendingNewlines)
                 for k in 0..<len { out[o + k] = input[i + k] }
                 o += len
             case 2:
@@ -195,6 +179,21 @@ public enum TextSanitizer {
             i += len
         }
         return (o, replaced)
+    }
+
+    /// Writes the separator owed before the next kept byte (none at the start of the output).
+    @inline(__always)
+    private static func flushSeparator(_ out: UnsafeMutableBufferPointer<UInt8>, _ o: inout Int,
+                                       _ pendingSpace: inout Bool, _ pendingNewlines: inout Int) {
+        if o > 0 {
+            if pendingNewlines > 0 {
+                out[o] = 0x0A; o += 1
+                if pendingNewlines > 1 { out[o] = 0x0A; o += 1 }
+            } else if pendingSpace {
+                out[o] = 0x20; o += 1
+            }
+        }
+        pendingSpace = false; pendingNewlines = 0
     }
 
     /// True when all eight bytes are 0x20...0x7E, no two spaces are adjacent and the last byte is

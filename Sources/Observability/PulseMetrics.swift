@@ -61,51 +61,36 @@ public final class PulseMetrics: Sendable {
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
-        let fetches = Self.descriptor("fetches", unit: "total", help: "Feed fetches by outcome.")
         var byOutcome: [FetchOutcome: Counter] = [:]
         // Pre-create every outcome so each series exists at 0 (rate() needs the starting point).
         for outcome in FetchOutcome.allCases {
-            byOutcome[outcome] = registry.makeCounter(descriptor: fetches, labels: [("outcome", outcome.rawValue)])
+            byOutcome[outcome] = registry.counter("fetches", help: "Feed fetches by outcome.", labels: [("outcome", outcome.rawValue)])
         }
         fetchesByOutcome = byOutcome
-        fetchDuration = registry.makeDurationHistogram(
-            descriptor: Self.descriptor("fetch_duration", unit: "seconds",
-                                        help: "Wall time of one feed fetch including redirects."),
+        fetchDuration = registry.histogram("fetch_duration", help: "Wall time of one feed fetch including redirects.",
+                                           buckets: Self.networkBuckets)
+        parseDuration = registry.histogram("parse_duration", help: "Time to parse one fetched feed document.",
+                                           buckets: Self.cpuBuckets)
+        enrichDuration = registry.histogram(
+            "enrich_duration", help: "Time to enrich one new article (page fetch, og:image, readability, language).",
             buckets: Self.networkBuckets)
-        parseDuration = registry.makeDurationHistogram(
-            descriptor: Self.descriptor("parse_duration", unit: "seconds",
-                                        help: "Time to parse one fetched feed document."),
-            buckets: Self.cpuBuckets)
-        enrichDuration = registry.makeDurationHistogram(
-            descriptor: Self.descriptor("enrich_duration", unit: "seconds",
-                                        help: "Time to enrich one new article (page fetch, og:image, readability, language)."),
-            buckets: Self.networkBuckets)
-        fetchedBytes = registry.makeCounter(descriptor: Self.descriptor(
-            "fetched_bytes", unit: "total", help: "Response body bytes received from feeds."))
-        itemsSeen = registry.makeCounter(descriptor: Self.descriptor(
-            "items_seen", unit: "total", help: "Feed entries seen in parsed feeds."))
-        itemsInserted = registry.makeCounter(descriptor: Self.descriptor(
-            "items_inserted", unit: "total", help: "Articles newly inserted into the database."))
-        sourcesDue = registry.makeGauge(descriptor: Self.descriptor(
-            "sources_due", unit: "", help: "Active sources due and waiting to be claimed (all daemons), read every 15 s."))
-        sourcesClaimed = registry.makeGauge(descriptor: Self.descriptor(
-            "sources_claimed", unit: "", help: "Sources claimed by this instance at the last tick."))
-        sourcesCircuitOpen = registry.makeGauge(descriptor: Self.descriptor(
-            "sources_circuit_open", unit: "", help: "Active sources whose circuit breaker is open."))
-        languageDisagreements = registry.makeCounter(descriptor: Self.descriptor(
-            "language_disagreements", unit: "total",
-            help: "Articles whose detected language differs from the source's configured one."))
-        databaseErrors = registry.makeCounter(descriptor: Self.descriptor(
-            "database_errors", unit: "total", help: "Database errors (connection or query)."))
-        databaseUp = registry.makeGauge(descriptor: Self.descriptor(
-            "database_up", unit: "",
-            help: "1 while the last database contact (a claim) succeeded, 0 while the database cannot be reached."))
-        storesFailing = registry.makeGauge(descriptor: Self.descriptor(
-            "stores_failing", unit: "",
-            help: "1 while every store of the last pass that stored failed on the database (read-only, locked, timing out)."))
-        lastSuccessfulPass = registry.makeGauge(descriptor: Self.descriptor(
+        fetchedBytes = registry.counter("fetched_bytes", help: "Response body bytes received from feeds.")
+        itemsSeen = registry.counter("items_seen", help: "Feed entries seen in parsed feeds.")
+        itemsInserted = registry.counter("items_inserted", help: "Articles newly inserted into the database.")
+        sourcesDue = registry.gauge("sources_due", help: "Active sources due and waiting to be claimed (all daemons), read every 15 s.")
+        sourcesClaimed = registry.gauge("sources_claimed", help: "Sources claimed by this instance at the last tick.")
+        sourcesCircuitOpen = registry.gauge("sources_circuit_open", help: "Active sources whose circuit breaker is open.")
+        languageDisagreements = registry.counter(
+            "language_disagreements", help: "Articles whose detected language differs from the source's configured one.")
+        databaseErrors = registry.counter("database_errors", help: "Database errors (connection or query).")
+        databaseUp = registry.gauge(
+            "database_up", help: "1 while the last database contact (a claim) succeeded, 0 while the database cannot be reached.")
+        storesFailing = registry.gauge(
+            "stores_failing",
+            help: "1 while every store of the last pass that stored failed on the database (read-only, locked, timing out).")
+        lastSuccessfulPass = registry.gauge(
             "last_successful_pass_timestamp", unit: "seconds",
-            help: "Unix time of the last fetch pass that completed without a fatal error."))
+            help: "Unix time of the last fetch pass that completed without a fatal error.")
         for reason in Self.standardDropReasons {
             _ = dropCounter(reason: reason)
         }
@@ -154,10 +139,8 @@ public final class PulseMetrics: Sendable {
     /// Feeds or pages refused by the parse limits (size, shape, CPU or memory budget).
     public func recordParseRefusals(kind: String, count: Int) {
         guard count > 0 else { return }
-        registry.makeCounter(
-            descriptor: Self.descriptor("parse_refusals", unit: "total",
-                                        help: "Feeds and pages refused by the parse limits (size, shape, CPU, memory), by kind."),
-            labels: [("kind", Self.labelValue(kind))]).increment(by: Int64(count))
+        registry.counter("parse_refusals", help: "Feeds and pages refused by the parse limits (size, shape, CPU, memory), by kind.",
+                         labels: [("kind", Self.labelValue(kind))]).increment(by: Int64(count))
     }
 
     /// A redirect the fetcher refused to follow (a feed's or an article page's).
@@ -187,12 +170,6 @@ public final class PulseMetrics: Sendable {
         registry.emitToString()
     }
 
-    /// Names are `pulse_<base>[_<unit>]`; a descriptor (rather than a flat name) is what the
-    /// registry's non-deprecated API takes.
-    private static func descriptor(_ base: String, unit: String, help: String) -> MetricNameDescriptor {
-        MetricNameDescriptor(namespace: "pulse", metricName: base, unitName: unit, helpText: help)
-    }
-
     private func dropCounter(reason: String) -> Counter {
         let cleaned = Self.labelValue(reason)
         let label = knownDropReasons.withLock { known -> String in
@@ -202,16 +179,13 @@ public final class PulseMetrics: Sendable {
             return cleaned
         }
         // The registry returns the existing counter for a name and label set it has seen.
-        return registry.makeCounter(
-            descriptor: Self.descriptor("items_dropped", unit: "total", help: "Feed entries not stored, by reason."),
-            labels: [("reason", label)])
+        return registry.counter("items_dropped", help: "Feed entries not stored, by reason.", labels: [("reason", label)])
     }
 
     private func redirectRefusalCounter(reason: String) -> Counter {
-        registry.makeCounter(
-            descriptor: Self.descriptor("fetch_redirects_refused", unit: "total",
-                                        help: "Redirects the fetcher refused to follow (feeds and article pages), by reason."),
-            labels: [("reason", Self.labelValue(reason))])
+        registry.counter("fetch_redirects_refused",
+                         help: "Redirects the fetcher refused to follow (feeds and article pages), by reason.",
+                         labels: [("reason", Self.labelValue(reason))])
     }
 
     /// Label values limited to `[a-z0-9_]`, at most 64 characters.
@@ -224,5 +198,25 @@ public final class PulseMetrics: Sendable {
             }
         }
         return out.isEmpty ? "unknown" : out
+    }
+}
+
+/// `pulse_<name>[_<unit>]` series in a registry (counters end in `_total`); a descriptor rather
+/// than a flat name is what the registry's non-deprecated API takes.
+extension PrometheusCollectorRegistry {
+    func counter(_ name: String, help: String, labels: [(String, String)] = []) -> Counter {
+        makeCounter(descriptor: Self.pulse(name, unit: "total", help: help), labels: labels)
+    }
+
+    func gauge(_ name: String, unit: String = "", help: String, labels: [(String, String)] = []) -> Gauge {
+        makeGauge(descriptor: Self.pulse(name, unit: unit, help: help), labels: labels)
+    }
+
+    func histogram(_ name: String, help: String, buckets: [Duration]) -> DurationHistogram {
+        makeDurationHistogram(descriptor: Self.pulse(name, unit: "seconds", help: help), buckets: buckets)
+    }
+
+    private static func pulse(_ name: String, unit: String, help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "pulse", metricName: name, unitName: unit, helpText: help)
     }
 }

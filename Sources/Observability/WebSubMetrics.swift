@@ -22,22 +22,16 @@ public final class WebSubMetrics: Sendable {
 
     public init(registry: PrometheusCollectorRegistry) {
         self.registry = registry
-        received = registry.makeCounter(descriptor: Self.descriptor("websub_pushes_received", unit: "total",
-                                                                    help: "WebSub pushes (POSTs) for a known source."))
-        stored = registry.makeCounter(descriptor: Self.descriptor("websub_pushes_stored", unit: "total",
-                                                                  help: "WebSub pushes whose entries were stored."))
-        storedRows = registry.makeCounter(descriptor: Self.descriptor("websub_push_rows", unit: "total",
-                                                                      help: "Articles newly inserted from WebSub pushes."))
-        latency = registry.makeDurationHistogram(
-            descriptor: Self.descriptor("websub_push_to_row", unit: "seconds",
-                                        help: "Time from a push's arrival to its rows being committed."),
-            buckets: Self.latencyBuckets)
+        received = registry.counter("websub_pushes_received", help: "WebSub pushes (POSTs) for a known source.")
+        stored = registry.counter("websub_pushes_stored", help: "WebSub pushes whose entries were stored.")
+        storedRows = registry.counter("websub_push_rows", help: "Articles newly inserted from WebSub pushes.")
+        latency = registry.histogram("websub_push_to_row", help: "Time from a push's arrival to its rows being committed.",
+                                     buckets: Self.latencyBuckets)
         var gauges: [String: Gauge] = [:]
         for state in Self.states {
-            gauges[state] = registry.makeGauge(
-                descriptor: Self.descriptor("websub_subscriptions", unit: "",
-                                            help: "WebSub subscriptions by state (all daemons), read every tick."),
-                labels: [("state", state)])
+            gauges[state] = registry.gauge("websub_subscriptions",
+                                           help: "WebSub subscriptions by state (all daemons), read every tick.",
+                                           labels: [("state", state)])
         }
         byState = gauges
         for reason in Self.rejectReasons { _ = rejectedCounter(reason) }
@@ -54,10 +48,8 @@ public final class WebSubMetrics: Sendable {
     }
 
     public func verification(mode: String, accepted: Bool) {
-        registry.makeCounter(
-            descriptor: Self.descriptor("websub_verifications", unit: "total",
-                                        help: "Hub verification requests, by mode and whether one was pending."),
-            labels: [("mode", PulseMetrics.labelValue(mode)), ("accepted", accepted ? "true" : "false")]).increment()
+        registry.counter("websub_verifications", help: "Hub verification requests, by mode and whether one was pending.",
+                         labels: [("mode", PulseMetrics.labelValue(mode)), ("accepted", accepted ? "true" : "false")]).increment()
     }
 
     public func setSubscriptions(_ counts: [String: Int]) {
@@ -66,12 +58,7 @@ public final class WebSubMetrics: Sendable {
 
     private func rejectedCounter(_ reason: String) -> Counter {
         let label = Self.rejectReasons.contains(reason) ? reason : "other"
-        return registry.makeCounter(
-            descriptor: Self.descriptor("websub_pushes_rejected", unit: "total", help: "WebSub pushes that stored nothing, by reason."),
-            labels: [("reason", label)])
-    }
-
-    private static func descriptor(_ base: String, unit: String, help: String) -> MetricNameDescriptor {
-        MetricNameDescriptor(namespace: "pulse", metricName: base, unitName: unit, helpText: help)
+        return registry.counter("websub_pushes_rejected", help: "WebSub pushes that stored nothing, by reason.",
+                                labels: [("reason", label)])
     }
 }
