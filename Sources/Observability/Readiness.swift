@@ -6,11 +6,6 @@ public struct Readiness: Sendable, Equatable {
     /// One line for operators; the 503 body when not ready.
     public var reason: String
 
-    public init(isReady: Bool, reason: String) {
-        self.isReady = isReady
-        self.reason = reason
-    }
-
     public static let ready = Readiness(isReady: true, reason: "ready")
 
     public static func notReady(_ reason: String) -> Readiness {

@@ -154,33 +154,28 @@ struct MappingView {
     }
 
     func int(_ key: String, default fallback: Int, range: ClosedRange<Int>) -> Int {
-        guard let value = node(key) else { return fallback }
-        // Plain style only: a quoted '5' is a string, as YAML's own resolution says.
-        guard let scalar = value.scalar, scalar.isPlain, let number = plainDecimal(scalar.string) ?? value.int else {
-            diag.error("'\(key)' must be a whole number (got \(describe(value)))", at: value.mark, source: source)
-            return fallback
-        }
-        guard range.contains(number) else {
-            diag.error(
-                "'\(key)' must be between \(range.lowerBound) and \(range.upperBound) (got \(number))",
-                at: value.mark, source: source)
-            return fallback
-        }
-        return number
+        number(key, default: fallback, range: range, kind: "a whole number",
+               bounds: "between \(range.lowerBound) and \(range.upperBound)", show: { "\($0)" },
+               parse: { plainDecimal($0.string) ?? $1.int })
     }
 
     func double(_ key: String, default fallback: Double, range: ClosedRange<Double>) -> Double {
+        number(key, default: fallback, range: range, kind: "a number",
+               bounds: "greater than 0 and at most \(formatNumber(range.upperBound))", show: formatNumber,
+               parse: { (plainFloat($0.string) ?? $1.float).flatMap { $0.isFinite ? $0 : nil } })
+    }
+
+    /// A plain-style scalar only: a quoted '5' is a string, as YAML's own resolution says.
+    private func number<Number: Comparable>(_ key: String, default fallback: Number, range: ClosedRange<Number>,
+                                            kind: String, bounds: String, show: (Number) -> String,
+                                            parse: (ConfigNode.Scalar, ConfigNode) -> Number?) -> Number {
         guard let value = node(key) else { return fallback }
-        guard let scalar = value.scalar, scalar.isPlain,
-              let number = plainFloat(scalar.string) ?? value.float, number.isFinite
-        else {
-            diag.error("'\(key)' must be a number (got \(describe(value)))", at: value.mark, source: source)
+        guard let scalar = value.scalar, scalar.isPlain, let number = parse(scalar, value) else {
+            diag.error("'\(key)' must be \(kind) (got \(describe(value)))", at: value.mark, source: source)
             return fallback
         }
         guard range.contains(number) else {
-            diag.error(
-                "'\(key)' must be greater than 0 and at most \(formatNumber(range.upperBound)) (got \(formatNumber(number)))",
-                at: value.mark, source: source)
+            diag.error("'\(key)' must be \(bounds) (got \(show(number)))", at: value.mark, source: source)
             return fallback
         }
         return number
