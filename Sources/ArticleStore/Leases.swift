@@ -12,15 +12,10 @@ public struct NextFetch: Sendable, Equatable {
     }
 }
 
-/// Fleet-wide source gauges (see `sourceCounts`).
+/// Fleet-wide source gauges (see `sourceCounts`); made only by the store.
 public struct SourceCounts: Sendable, Equatable {
-    public var due: Int
-    public var circuitOpen: Int
-
-    public init(due: Int, circuitOpen: Int) {
-        self.due = due
-        self.circuitOpen = circuitOpen
-    }
+    public let due: Int
+    public let circuitOpen: Int
 }
 
 /// A due source that another process holds a live lease on (`--once` skips it).
