@@ -1,3 +1,4 @@
+import Foundation
 import Threads
 
 /// A serial executor that runs every job on one OS thread of its own.
@@ -9,7 +10,7 @@ import Threads
 /// time anyway, and a daemon holds only a handful of connections.
 final class DedicatedThreadExecutor: SerialExecutor, @unchecked Sendable {
     // @unchecked: `jobs` and `stopped` are only touched while `condition` is locked.
-    private let condition = Condition()
+    private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var stopped = false
 

@@ -1,5 +1,4 @@
-import FoundationEssentials
-
+import Foundation
 import Synchronization
 
 /// Runs blocking work that cannot be interrupted (a gumbo or libxml2 parse of untrusted bytes)
@@ -83,7 +82,7 @@ public enum OffPool {
 /// the process, never on the cooperative pool).
 final class ThreadCount: @unchecked Sendable {
     // @unchecked: `alive` is only touched while `condition` is locked.
-    private let condition = Condition()
+    private let condition = NSCondition()
     private var alive = 0
 
     var count: Int {
@@ -106,7 +105,8 @@ final class ThreadCount: @unchecked Sendable {
     }
 
     func waitUntilNone(timeout: Duration) -> Bool {
-        let deadline = Condition.Deadline.after(timeout)
+        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds)
+            + Double(timeout.components.attoseconds) / 1e18)
         condition.lock()
         defer { condition.unlock() }
         while alive > 0 {
