@@ -16,8 +16,8 @@ let package = Package(
         // feeds.yaml's YAML composer (PulseConfig), with its own copy of libyaml compiled in.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        // The WebSub callback listener (HTTP/1.1 on SwiftNIO). Its default traits would add
-        // swift-configuration and full Foundation; the listener needs neither.
+        // The HTTP listener (HTTP/1.1 on SwiftNIO) of the metrics endpoint and the WebSub callback. Its
+        // default traits would add swift-configuration and full Foundation; the listener needs neither.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     ],
     targets: [
