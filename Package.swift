@@ -125,6 +125,7 @@ let package = Package(
         // the /metrics /healthz /readyz endpoint on it.
         .target(name: "Observability", dependencies: [
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),

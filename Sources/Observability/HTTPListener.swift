@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// The one way this service listens for HTTP: Hummingbird's HTTP/1.1 server (SwiftNIO) with the
 /// limits every listener here needs, used by the metrics endpoint and the WebSub callback.
@@ -44,8 +45,23 @@ public struct HTTPListener: Sendable {
                                  availableConnectionsDelegate: MaximumAvailableConnections(maxConnections)),
             onServerRunning: { channel in onBound(channel.localAddress?.port ?? 0) },
             logger: quiet)
-        try await app.run()
+        // Cancelling a NIO server while it accepts a connection traps the process (swift-nio#2637:
+        // an accepted channel that nobody reads is deinited unfinished; seen once in 20 test runs),
+        // so the caller's cancellation becomes a graceful shutdown, which stops accepting first.
+        // Connections still open after `drainLimit` are then cancelled.
+        var configuration = ServiceGroupConfiguration(services: [app], logger: quiet)
+        configuration.maximumGracefulShutdownDuration = Self.drainLimit
+        let group = ServiceGroup(configuration: configuration)
+        let serving = Task { try await group.run() }  // not a child task: cancellation must not reach it
+        try await withTaskCancellationHandler {
+            try await serving.value
+        } onCancel: {
+            Task { await group.triggerGracefulShutdown() }
+        }
     }
+
+    /// How long a stop waits for requests in progress.
+    static let drainLimit: Duration = .seconds(3)
 
     /// A `text/plain` answer.
     public static func plain(_ status: HTTPResponse.Status, _ text: String,
