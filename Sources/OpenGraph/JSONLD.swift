@@ -143,9 +143,9 @@ public struct JSONLDObject: Sendable, Equatable {
 }
 
 /// A JSON value as JSON-LD's flattening sees it: an object (with its `@graph` members), an
-/// array, or anything else. Decoded with FoundationEssentials' `JSONDecoder` rather than a reader
-/// of our own: it costs about 72,000 instructions a script in `Codable` machinery (about 3% of a
-/// small page's extraction), the price of not keeping a second JSON parser.
+/// array, or anything else. Decoded with FoundationEssentials' `JSONDecoder` so that no JSON
+/// parser of our own is kept; its `Codable` machinery costs about 4% of a small (3-6 KB) page's
+/// extraction against the hand-written reader it replaced, nothing measurable on a 150 KB page.
 enum JSONLDItem: Decodable {
     case object(JSONLDObject, graph: [JSONLDItem])
     case array([JSONLDItem])
