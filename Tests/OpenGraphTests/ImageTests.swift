@@ -83,6 +83,16 @@ struct ImageTests {
         #expect(try image(ld) == "https://cdn.example.com/graph.jpg")
     }
 
+    /// Script text as some pages write it: a byte-order mark (pasted from a UTF-8 file), a CDATA
+    /// wrapper, a trailing comma; all read, as they were before.
+    @Test func jsonLDWithByteOrderMarkCDATAOrTrailingComma() throws {
+        for json in ["\u{FEFF}{\"image\":\"https://cdn.example.com/bom.jpg\"}",
+                     "<![CDATA[{\"image\":\"https://cdn.example.com/bom.jpg\"}]]>",
+                     "{\"image\":[\"https://cdn.example.com/bom.jpg\",],}"] {
+            #expect(try image("<script type=\"application/ld+json\">\(json)</script>") == "https://cdn.example.com/bom.jpg", "\(json)")
+        }
+    }
+
     @Test func brokenJSONLDIsIgnored() throws {
         #expect(try image(#"<script type="application/ld+json">{"image": "https://x.example.com/a.jpg",</script>"#) == nil)
     }

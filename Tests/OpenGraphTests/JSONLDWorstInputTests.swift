@@ -2,11 +2,11 @@ import Testing
 import HTMLDocument
 @testable import OpenGraph
 
-/// JSON-LD is untrusted page text read by `JSONLDReader` (one pass over the bytes, recursive per
-/// container). What bounds it on the worst shapes: the 1 MB script cap (`JSONLD.maxScriptBytes`),
-/// the shape limits checked before reading (`maxNesting` levels, which bound the recursion, and
-/// `maxContainers` arrays and objects), string content decoded only for the members read, and the
-/// 500-object cap on what is flattened.
+/// JSON-LD is untrusted page text decoded by `JSONDecoder`, which cannot be asked a value's type:
+/// each wrong guess throws an error copying the value's coding path. What bounds it on the worst
+/// shapes: the 1 MB script cap (`JSONLD.maxScriptBytes`), the shape limits checked before decoding
+/// (`maxNesting` levels and `maxContainers` arrays and objects), and the 500-object cap on what
+/// is flattened.
 @Suite struct JSONLDWorstInputTests {
     private func objects(_ json: String) throws -> [JSONLDObject] {
         let html = "<html><head><script type=\"application/ld+json\">\(json)</script></head><body><p>x</p></body></html>"
@@ -68,23 +68,21 @@ import HTMLDocument
         #expect(try objects(many).count == JSONLD.maxObjects)
     }
 
-    /// A string the old shape check ended early (`"\u000\"`: it took `\"` for an escaped quote)
-    /// followed by a megabyte of opening brackets: the check and the reader now end the string at
-    /// the same quote, and the reader refuses nesting past the limit itself, so the brackets are
-    /// refused, not followed 500,000 levels down.
+    /// A string an older shape check ended early (`"\u000\"`: it took `\"` for an escaped quote)
+    /// followed by a megabyte of opening brackets: the check ends the string where the decoder
+    /// does, so the brackets count as nesting and the text is refused before decoding.
     @Test func bracketsBehindAFourByteEscapeAreRefused() throws {
         let json = #"["\u000\""# + String(repeating: "[", count: 500_000)
         #expect(!json.utf8.withContiguousStorageIfAvailable(JSONLD.withinShapeLimits)!)
-        #expect(json.utf8.withContiguousStorageIfAvailable(JSONLDReader.item)! == nil)
         #expect(try objects(json).isEmpty)
         let deep = String(repeating: "[", count: JSONLD.maxNesting + 1) + String(repeating: "]", count: JSONLD.maxNesting + 1)
-        #expect(deep.utf8.withContiguousStorageIfAvailable(JSONLDReader.item)! == nil)
+        #expect(!deep.utf8.withContiguousStorageIfAvailable(JSONLD.withinShapeLimits)!)
         let legal = #"{"name":"\u0041","image":"#  + String(repeating: "[", count: JSONLD.maxNesting - 1) + #""u""#
             + String(repeating: "]", count: JSONLD.maxNesting - 1) + "}"
         #expect(try objects(legal) == [{ var o = JSONLDObject(); o.name = "A"; o.images = ["u"]; return o }()])
     }
 
-    /// What the reader decodes per member, at a megabyte: a string of escapes (each a scalar to
+    /// What the decoder reads per member, at a megabyte: a string of escapes (each a scalar to
     /// write) read as `articleBody`, and 40,000 members whose keys hold escapes (each key decoded
     /// and compared with the fifteen read), one of them `name`.
     @Test func escapeHeavyScripts() throws {
