@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 
 /// The one way this service listens for HTTP: Hummingbird's HTTP/1.1 server (SwiftNIO) with the
@@ -44,7 +45,7 @@ public struct HTTPListener: Sendable {
             configuration: .init(address: .hostname(host, port: port), serverName: nil,
                                  availableConnectionsDelegate: MaximumAvailableConnections(maxConnections)),
             onServerRunning: { channel in onBound(channel.localAddress?.port ?? 0) },
-            logger: quiet)
+            eventLoopGroupProvider: .shared(Self.eventLoops), logger: quiet)
         // Cancelling a NIO server while it accepts a connection traps the process (swift-nio#2637:
         // an accepted channel that nobody reads is deinited unfinished; seen once in 20 test runs),
         // so the caller's cancellation becomes a graceful shutdown, which stops accepting first.
@@ -59,6 +60,10 @@ public struct HTTPListener: Sendable {
             Task { await group.triggerGracefulShutdown() }
         }
     }
+
+    /// One event-loop thread for every listener of the process: NIO's default group has a thread
+    /// per core, and scrapes and hub callbacks are a few requests a minute.
+    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// How long a stop waits for requests in progress.
     static let drainLimit: Duration = .seconds(3)
