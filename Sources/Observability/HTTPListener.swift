@@ -26,8 +26,8 @@ public struct HTTPListener: Sendable {
         self.maxHeaderBytes = maxHeaderBytes
     }
 
-    /// Serves until the task is cancelled; throws when it cannot bind. `onBound` is told the port
-    /// (useful with port 0).
+    /// Serves until the task is cancelled, then drains; throws when it cannot bind. `onBound` is
+    /// told the port (useful with port 0).
     public func run(logger: Logger, onBound: @escaping @Sendable (Int) -> Void = { _ in },
                     respond: @escaping @Sendable (Request) async -> Response) async throws {
         let responder = CallbackResponder<BasicRequestContext> { request, _ in await respond(request) }
@@ -36,8 +36,8 @@ public struct HTTPListener: Sendable {
             idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000),
             httpDecoderConfiguration: .init(maxHeaderFieldSize: maxHeaderBytes, maxHeaderListSize: maxHeaderBytes,
                                             maxHeaderFieldCount: maxHeaderCount))
-        // Hummingbird's own lines (start-up, and an error line for the cancellation that stops it)
-        // only at critical; each listener logs its decisions on `logger` itself.
+        // Hummingbird's and the service group's own lines (start-up, shutdown) only at critical;
+        // each listener logs its decisions on `logger` itself.
         var quiet = logger
         quiet.logLevel = max(logger.logLevel, .critical)
         let app = Application(

@@ -41,7 +41,8 @@ public struct MetricsServer: Sendable {
         public let port: Int
         let task: Task<Void, Never>
 
-        /// Closes the listener and every connection, and returns once they are closed.
+        /// Stops accepting, lets requests in progress finish (3 s at most) and returns once the
+        /// listener and its connections are closed.
         public func stop() async {
             task.cancel()
             await task.value
