@@ -25,18 +25,10 @@ cd "$root"
 [ -x "$bin" ] || { echo "bench: no binary at $bin (run 'make release', or set PULSE_BIN)" >&2; exit 1; }
 command -v psql >/dev/null || { echo "bench: psql missing (make deps)" >&2; exit 1; }
 
-pg="bash .ci/local-postgres"
-running=0
-$pg status >/dev/null 2>&1 && running=1
-$pg start >/dev/null
-cleanup() { [ "$running" -eq 1 ] || $pg stop >/dev/null 2>&1 || true; }
-trap cleanup EXIT
-
-base=$($pg url)
-admin="${base%/*}/postgres"
-psql "$admin" -X -q -c "DROP DATABASE IF EXISTS pulse_bench" -c "CREATE DATABASE pulse_bench"
+. "$here/scratch-database.sh"
+scratch_database pulse_bench
 rm -rf "$work" && mkdir -p "$work"
-python3 "$here/daemon-farm.py" --binary "$bin" --database-url "${base%/*}/pulse_bench" --work "$work" \
+python3 "$here/daemon-farm.py" --binary "$bin" --database-url "$scratch_url" --work "$work" \
     --feeds "${BENCH_FEEDS:-2000}" --items "${BENCH_ITEMS:-30}" --hosts "${BENCH_HOSTS:-20}" \
     --farm-port "${BENCH_FARM_PORT:-18080}" --slow-placement "${BENCH_SLOW_PLACEMENT:-spread}"
-psql "$admin" -X -q -c "DROP DATABASE IF EXISTS pulse_bench"
+drop_scratch_database

@@ -13,16 +13,9 @@ bin=${PULSE_BIN:-$root/.build/release/pulse-ingest}
 bin=$(realpath "$bin")
 work="$root/.build/bench-websub"
 cd "$root"
-pg="bash .ci/local-postgres"
-running=0
-$pg status >/dev/null 2>&1 && running=1
-$pg start >/dev/null
-cleanup() { [ "$running" -eq 1 ] || $pg stop >/dev/null 2>&1 || true; }
-trap cleanup EXIT
-base=$($pg url)
-admin="${base%/*}/postgres"
-psql "$admin" -X -q -c "DROP DATABASE IF EXISTS pulse_bench_websub" -c "CREATE DATABASE pulse_bench_websub"
+. "$here/scratch-database.sh"
+scratch_database pulse_bench_websub
 rm -rf "$work" && mkdir -p "$work"
-python3 "$here/websub-bench.py" --binary "$bin" --database-url "${base%/*}/pulse_bench_websub" --work "$work" \
+python3 "$here/websub-bench.py" --binary "$bin" --database-url "$scratch_url" --work "$work" \
     --pushes "${BENCH_PUSHES:-1000}"
-psql "$admin" -X -q -c "DROP DATABASE IF EXISTS pulse_bench_websub"
+drop_scratch_database

@@ -15,16 +15,21 @@ import Testing
 struct OncePassTests {
     static let feedCount = 50
 
+    /// `count` sources `feed-01`... whose feeds `server` (`FixtureFeeds.feedServer`) serves.
+    static func sources(_ count: Int, on server: LoopbackHTTPServer) -> [SourceDefinition] {
+        (1...count).map { number in
+            var source = Seed.source(String(format: "feed-%02d", number))
+            source.feedURL = "\(server.base)/feeds/\(number).xml"
+            return source
+        }
+    }
+
     @Test func twoPassesOverFiftyFeeds() async throws {
         let now = Date()
         let server = try FixtureFeeds.feedServer(now: now)
         defer { server.stop() }
         try await TestDatabase.with { database in
-            let definitions = (1...Self.feedCount).map { number in
-                var source = Seed.source(String(format: "feed-%02d", number))
-                source.feedURL = "\(server.base)/feeds/\(number).xml"
-                return source
-            }
+            let definitions = Self.sources(Self.feedCount, on: server)
             let (store, _) = try await Seed.store(database, sources: definitions)
             let fetcher = FixtureFeeds.fetcher()
             defer { fetcher.shutdown() }
@@ -87,11 +92,7 @@ struct OncePassTests {
         let server = try FixtureFeeds.feedServer(now: now)
         defer { server.stop() }
         try await TestDatabase.with { database in
-            let definitions = (1...20).map { number in
-                var source = Seed.source(String(format: "feed-%02d", number))
-                source.feedURL = "\(server.base)/feeds/\(number).xml"
-                return source
-            }
+            let definitions = Self.sources(20, on: server)
             let (store, _) = try await Seed.store(database, sources: definitions)
             let fetcher = FixtureFeeds.fetcher()
             defer { fetcher.shutdown() }

@@ -69,14 +69,9 @@ public final class LoopbackHTTPServer: Sendable {
         guard fd >= 0 else { throw ServerError.socket }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr = in_addr(s_addr: inet_addr("127.0.0.1"))
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        let bound = LoopbackSocket.withAddress(port: 0) { bind(fd, $0, $1) }
         guard bound == 0, listen(fd, 128) == 0 else { close(fd); throw ServerError.bind }
+        var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
@@ -100,14 +95,7 @@ public final class LoopbackHTTPServer: Sendable {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard fd >= 0 else { throw ServerError.socket }
             defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = UInt16(port).bigEndian
-            address.sin_addr = in_addr(s_addr: inet_addr("127.0.0.1"))
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            if bound == 0 { return port }   // free: closed again by the defer, never listened on
+            if LoopbackSocket.withAddress(port: port, { bind(fd, $0, $1) }) == 0 { return port }   // free: closed again by the defer, never listened on
         }
         throw ServerError.bind
     }

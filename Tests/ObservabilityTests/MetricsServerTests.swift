@@ -7,6 +7,7 @@ import Foundation
 import Synchronization
 import Testing
 import Hummingbird
+import LoopbackHTTPServer
 @testable import Observability
 
 @Suite struct MetricsAddressTests {
@@ -110,22 +111,7 @@ func readUntilClosed(_ fd: Int32) -> (received: [UInt8], closed: Bool) {
 
 /// A connected socket to 127.0.0.1 that sends nothing (an idle client).
 func connectedSocket(port: UInt16) throws -> Int32 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    try #require(fd >= 0)
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var sin = sockaddr_in()
-    sin.sin_family = sa_family_t(AF_INET)
-    sin.sin_port = port.bigEndian
-    sin.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    let connected = withUnsafePointer(to: &sin) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else {
-        close(fd)
-        throw POSIXError(.init(rawValue: errno) ?? .EIO)
-    }
-    return fd
+    try LoopbackSocket.connected(port: Int(port))
 }
 
 /// Blocking socket work runs on a thread of its own, never on the cooperative pool.
