@@ -1,6 +1,7 @@
 // swift-tools-version:6.1
 // pulse-ingest: RSS/Atom ingestion daemon for the Pulse news app.
-// Data flows one way: config -> scheduler -> fetch -> parse -> enrich -> store.
+// Data flows one way: config -> scheduler -> fetch -> parse -> enrich -> store; Sources/ has a folder
+// per stage (Config, Fetch, Parse, Page, Store, Run) and Support for what every stage shares.
 import PackageDescription
 
 let package = Package(
@@ -23,56 +24,56 @@ let package = Package(
     targets: [
         // Thin C shims: module maps only (plus typed forwarders for curl's variadic calls), linked as
         // pkg-config says.
-        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CCurl", path: "Sources/Fetch/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CLibPQ", path: "Sources/Store/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // OpenSSL's libcrypto (libssl-dev, which libpq-dev brings) for SHA-256: url_hash and migration checksums.
-        .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CLibCrypto", path: "Sources/Support/CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLibXML2", path: "Sources/Parse/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // gumbo is linked statically (CGumboGuard says why); gumbo.h is in the default include path.
-        .systemLibrary(name: "CGumbo", path: "Sources/CGumbo", providers: [.apt(["libgumbo-dev"])]),
+        .systemLibrary(name: "CGumbo", path: "Sources/Page/CGumbo", providers: [.apt(["libgumbo-dev"])]),
 
         // Byte-level text scanning shared by every module that reads text (no dependencies).
-        .target(name: "TextSupport"),
+        .target(name: "TextSupport", path: "Sources/Support/TextSupport"),
         // Values shared along the pipeline (no I/O).
-        .target(name: "PulseModel", dependencies: ["TextSupport"]),
+        .target(name: "PulseModel", dependencies: ["TextSupport"], path: "Sources/Support/PulseModel"),
         // feeds.yaml and the environment, parsed into validated values.
         // Yams composes feeds.yaml; it imports Foundation, so the binary links swift-corelibs-foundation.
-        .target(name: "PulseConfig", dependencies: ["PulseModel", "TextSupport", "AddressPolicy", .product(name: "Yams", package: "Yams")]),
+        .target(name: "PulseConfig", dependencies: ["PulseModel", "TextSupport", "AddressPolicy", .product(name: "Yams", package: "Yams")], path: "Sources/Config/PulseConfig"),
         // IP address parsing and the SSRF range policy, shared by the fetcher and stored-URL rules.
-        .target(name: "AddressPolicy"),
+        .target(name: "AddressPolicy", path: "Sources/Support/AddressPolicy"),
         // URL canonicalisation bit-compatible with the old Go worker, and stored-URL rules.
-        .target(name: "CanonicalURL", dependencies: ["CLibCrypto", "AddressPolicy"]),
+        .target(name: "CanonicalURL", dependencies: ["CLibCrypto", "AddressPolicy"], path: "Sources/Support/CanonicalURL"),
         // libcurl's multi interface on one thread: caps, redirects re-checked, SSRF guard at connect.
         // Detached pthreads and a condition variable, for the blocking work kept off the cooperative pool.
-        .target(name: "Threads"),
+        .target(name: "Threads", path: "Sources/Support/Threads"),
         .target(name: "HTTPFetcher", dependencies: [
             "CCurl", "AddressPolicy", "Threads", "PulseModel", "TextSupport",
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], path: "Sources/Fetch/HTTPFetcher"),
         // Sources from and to files (`--import-sources`, `--export-sources`): TSV, CSV and OPML (read by
         // FeedParser's libxml2 set-up), every row validated by PulseConfig's source rules.
-        .target(name: "SourceImport", dependencies: ["PulseConfig", "FeedParser", "PulseModel"]),
+        .target(name: "SourceImport", dependencies: ["PulseConfig", "FeedParser", "PulseModel"], path: "Sources/Config/SourceImport"),
         // RSS/Atom with libxml2's streaming reader: formats, extensions, encodings, hostile-input guards.
-        .target(name: "FeedParser", dependencies: ["CLibXML2", "CanonicalURL", "WebText", "PulseModel"]),
+        .target(name: "FeedParser", dependencies: ["CLibXML2", "CanonicalURL", "WebText", "PulseModel"], path: "Sources/Parse/FeedParser"),
         // The one table of HTML named entities and the charset evidence shared by feeds and pages.
-        .target(name: "WebText", dependencies: ["CLibXML2"]),
+        .target(name: "WebText", dependencies: ["CLibXML2"], path: "Sources/Parse/WebText"),
         // libpq behind a small async API, one dedicated thread per connection.
         .target(name: "Postgres", dependencies: [
             "CLibPQ", "Threads", "TextSupport",
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], path: "Sources/Store/Postgres"),
         // The schema as embedded SQL migrations, applied under an advisory lock.
         .target(name: "Migrations", dependencies: [
             "Postgres", "CanonicalURL",
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], path: "Sources/Store/Migrations"),
         // Domain writes and reads: articles, sources, fetch state, fetch logs.
         .target(name: "ArticleStore", dependencies: [
             "Postgres", "PulseModel", "TextSupport", "CanonicalURL",
-        ]),
+        ], path: "Sources/Store/ArticleStore"),
 
         // HTML with gumbo: charset detection, limits, a flat node tree freed right after parsing.
-        .target(name: "HTMLDocument", dependencies: ["CGumbo", "CGumboGuard", "PulseModel", "TextSupport", "WebText"]),
+        .target(name: "HTMLDocument", dependencies: ["CGumbo", "CGumboGuard", "PulseModel", "TextSupport", "WebText"], path: "Sources/Page/HTMLDocument"),
         // gumbo run with counted allocations: abandoned past its memory or CPU budget.
         // Debian's libgumbo.a (libgumbo-dev), not libgumbo.so: gumbo's calls between its own files
         // (utf8iterator_next, gumbo_debug, ...) went through the shared library's PLT, about 2.5% of
@@ -81,46 +82,46 @@ let package = Package(
         // 228.7M -> 223.5M instructions on the 68-page subset), and a start loads and relocates
         // nothing for gumbo, which is what opening it on first use was for. `-l:` names the archive
         // itself, so the link never falls back to the shared library.
-        .target(name: "CGumboGuard", dependencies: ["CGumbo"],
+        .target(name: "CGumboGuard", dependencies: ["CGumbo"], path: "Sources/Page/CGumboGuard",
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libgumbo.a"])]),
         // og:image and page metadata from the head, JSON-LD included.
-        .target(name: "OpenGraph", dependencies: ["HTMLDocument", "CanonicalURL", "WebText", "PulseModel", "TextSupport"]),
+        .target(name: "OpenGraph", dependencies: ["HTMLDocument", "CanonicalURL", "WebText", "PulseModel", "TextSupport"], path: "Sources/Page/OpenGraph"),
         // Mozilla Readability's algorithm on the gumbo tree, plus measured improvements.
-        .target(name: "Readability", dependencies: ["HTMLDocument", "OpenGraph", "PulseModel", "TextSupport"]),
+        .target(name: "Readability", dependencies: ["HTMLDocument", "OpenGraph", "PulseModel", "TextSupport"], path: "Sources/Page/Readability"),
         // The only C++ in the project: extern "C" forwarders over CLD2 (Debian libcld2-dev). libcld2_full
         // (the ~160-language tables only) comes first, so its tables take precedence over libcld2's
         // small built-in ones (DetectionTests.fullTablesLoaded checks languages only they have).
-        .target(name: "CCLD2", linkerSettings: [
+        .target(name: "CCLD2", path: "Sources/Page/CCLD2", linkerSettings: [
             .unsafeFlags(["-Xlinker", "--no-as-needed"]), .linkedLibrary("cld2_full"), .linkedLibrary("cld2"),
         ]),
         // Per-article language: title + summary + body start with CLD2, else the source's language.
-        .target(name: "LanguageTagger", dependencies: ["CCLD2", "PulseModel", "TextSupport"]),
+        .target(name: "LanguageTagger", dependencies: ["CCLD2", "PulseModel", "TextSupport"], path: "Sources/Page/LanguageTagger"),
         // One page fetch per article: og:image, readable body, language; used by ingest and --backfill.
         .target(name: "Enrichment", dependencies: [
             "ArticleStore", "HTTPFetcher", "HTMLDocument", "OpenGraph", "Readability", "LanguageTagger", "PulseModel", "TextSupport", "Threads",
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], path: "Sources/Page/Enrichment"),
         // When each source is due: adaptive intervals, hints, jitter.
-        .target(name: "Scheduler"),
+        .target(name: "Scheduler", path: "Sources/Run/Scheduler"),
         // One fetch pass: fetch -> parse -> store, with fetch state and a fetch_logs row.
         .target(name: "Ingestion", dependencies: [
             "ArticleStore", "FeedParser", "HTTPFetcher", "PulseModel", "Scheduler", "LanguageTagger", "Enrichment", "Threads",
             "CanonicalURL",
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], path: "Sources/Run/Ingestion"),
         // WebSub (push): subscribe/renew/unsubscribe through the fetcher, and the callback listener
         // (Hummingbird) that verifies intent and feeds signed pushes into the ingest path.
         .target(name: "WebSub", dependencies: [
             "ArticleStore", "Ingestion", "HTTPFetcher", "CLibCrypto", "Observability",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], path: "Sources/Run/WebSub"),
         // The long-running service: claim with leases, pass, repeat; graceful shutdown.
         .target(name: "Daemon", dependencies: [
             "ArticleStore", "Ingestion", "Scheduler",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], path: "Sources/Run/Daemon"),
         // Log handlers (text/json lines), Prometheus metrics, the HTTP listener (Hummingbird) and
         // the /metrics /healthz /readyz endpoint on it.
         .target(name: "Observability", dependencies: [
@@ -128,9 +129,9 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"),
-        ]),
+        ], path: "Sources/Run/Observability"),
         // sd_notify over NOTIFY_SOCKET (a datagram; no libsystemd).
-        .target(name: "SystemdNotify"),
+        .target(name: "SystemdNotify", path: "Sources/Run/SystemdNotify"),
         // Test support, not the product: a tiny HTTP server bound to 127.0.0.1, and TLS servers with private CAs.
         .target(name: "LoopbackHTTPServer", path: "Tests/LoopbackHTTPServer"),
 
@@ -142,7 +143,7 @@ let package = Package(
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
-        ],
+        ], path: "Sources/Run/pulse-ingest",
         // mimalloc (Debian's libmimalloc2.0) replaces glibc's malloc for the whole process, the C
         // libraries included: it is in DT_NEEDED before libc, so its malloc and free are the ones
         // every library binds to. An extraction allocates and frees per node, string
