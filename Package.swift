@@ -112,7 +112,7 @@ let package = Package(
         // WebSub (push): subscribe/renew/unsubscribe through the fetcher, and the callback listener
         // (Hummingbird) that verifies intent and feeds signed pushes into the ingest path.
         .target(name: "WebSub", dependencies: [
-            "ArticleStore", "Ingestion", "HTTPFetcher", "CLibCrypto", "Observability",
+            "ArticleStore", "Ingestion", "HTTPFetcher", "CLibCrypto", "HTTPServer", "PulseModel",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Run/WebSub"),
@@ -122,9 +122,17 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Run/Daemon"),
-        // Log handlers (text/json lines), Prometheus metrics, the HTTP listener (Hummingbird) and
-        // the /metrics /healthz /readyz endpoint on it.
+        // The one HTTP listener (Hummingbird on SwiftNIO) of the metrics endpoint and the WebSub
+        // callback, with the per-connection deadlines and per-client cap of a server facing strangers.
+        .target(name: "HTTPServer", dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/Run/HTTPServer"),
+        // Log handlers (text/json lines), Prometheus metrics and the /metrics /healthz /readyz
+        // endpoint on the HTTP listener.
         .target(name: "Observability", dependencies: [
+            "HTTPServer",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
@@ -182,7 +190,7 @@ let package = Package(
         .testTarget(name: "WebTextTests", dependencies: ["WebText"]),
         .testTarget(name: "WebSubTests", dependencies: [
             "WebSub", "ArticleStore", "Ingestion", "HTTPFetcher", "LoopbackHTTPServer", "Postgres", "PulseModel",
-            "Scheduler", "Threads", "TestSupport",
+            "Scheduler", "Threads", "TestSupport", "Migrations",
         ]),
         .testTarget(name: "PulseModelTests", dependencies: ["PulseModel", "TextSupport", "TestSupport"]),
         .testTarget(name: "TextSupportTests", dependencies: ["TextSupport", "TestSupport"]),

@@ -115,7 +115,7 @@ def main():
     with open(config, "w") as f:
         f.write(f"""version: 1
 enrichment: {{ enabled: false }}
-websub: {{ enabled: true, callback_url: "http://127.0.0.1:{listen_port}/websub", listen: "127.0.0.1:{listen_port}", lease_seconds: 864000 }}
+websub: {{ enabled: true, callback_url: "http://127.0.0.1:{listen_port}/websub", listen: "127.0.0.1:{listen_port}", lease_seconds: 864000, allow_http_hubs: true }}
 sources:
   - {{ slug: bench, name: Bench, feed_url: "{hub.topic}", category: world, language: en }}
 """)

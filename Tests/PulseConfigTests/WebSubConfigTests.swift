@@ -19,7 +19,7 @@ struct WebSubConfigTests {
             """ + oneSource()
         let config = try ConfigLoader.parse(yaml: yaml, file: "ok.yaml")
         #expect(config.websub.enabled)
-        #expect(config.websub.callback(slug: "alpha") == "https://ingest.example.com/websub/alpha")
+        #expect(config.websub.allowHTTPHubs == false)
         #expect(config.websub.listenHost == "127.0.0.1" && config.websub.listenPort == 8089)
         #expect(config.websub.leaseSeconds == 864_000)
         // The relaxed poll interval defaults to the schedule's maximum.
@@ -32,6 +32,13 @@ struct WebSubConfigTests {
         let config = try ConfigLoader.parse(yaml: yaml, file: "ok.yaml")
         #expect(config.websub.listenHost == "::1" && config.websub.listenPort == 9000)
         #expect(config.websub.subscribedPollHours(schedule: config.schedule) == 6)
+    }
+
+    @Test func httpHubsOnlyWhenAllowed() throws {
+        let yaml = "websub:\n  enabled: true\n  callback_url: https://a.example/hook\n  listen: 127.0.0.1:9000\n"
+            + "  allow_http_hubs: true\n" + oneSource()
+        #expect(try ConfigLoader.parse(yaml: yaml, file: "ok.yaml").websub.allowHTTPHubs)
+        expectIssue(issues("websub:\n  allow_http_hubs: maybe\n" + oneSource()), containing: "allow_http_hubs", line: 2, source: nil)
     }
 
     @Test func enabledNeedsCallbackAndListen() {

@@ -25,7 +25,7 @@ struct WebSubServiceTests {
             try """
                 version: 1
                 enrichment: { enabled: false }
-                websub: { enabled: true, callback_url: "http://127.0.0.1:\(listen)/websub", listen: "127.0.0.1:\(listen)", lease_seconds: 864000 }
+                websub: { enabled: true, callback_url: "http://127.0.0.1:\(listen)/websub", listen: "127.0.0.1:\(listen)", lease_seconds: 864000, allow_http_hubs: true }
                 sources:
                   - { slug: alpha, name: Alpha, feed_url: "http://feeds.example.com:\(port)/feeds/alpha.xml", category: world, language: en }
 
@@ -38,14 +38,19 @@ struct WebSubServiceTests {
             let callback = "http://127.0.0.1:\(listen)/websub/alpha"
             // Waits (never a timed assertion): the subscription is verified, then the row appears.
             var secret: String?
+            var tokened = callback
             for _ in 0..<600 where secret == nil {
-                if let request = hub.subscription(for: callback), request.verification?.status == 200 { secret = request.secret }
-                else { try await Task.sleep(for: .milliseconds(100)) }
+                if let request = hub.subscription(for: callback), request.verification?.status == 200 {
+                    (secret, tokened) = (request.secret, request.callback)
+                } else { try await Task.sleep(for: .milliseconds(100)) }
             }
             try #require(secret != nil, "no verified subscription:\n\(service.logTail)")
+            // The callback carries the subscription's token; the bare slug's path is not an endpoint.
+            #expect(tokened.count == callback.count + 65)
+            #expect(try await hub.push("<feed/>", to: callback, topic: topic, secret: secret).status == 404)
             let pushed = LoopbackHub.atom(title: "Pushed", hub: nil, topic: topic,
                                           entries: [(id: "urn:p:1", url: "https://news.example.com/p/1")])
-            #expect(try await hub.push(pushed, to: callback, topic: topic, secret: secret).status == 202)
+            #expect(try await hub.push(pushed, to: tokened, topic: topic, secret: secret).status == 202)
             let db = try await database.connect(serviceRole: false)
             var found = 0
             for _ in 0..<300 where found == 0 {

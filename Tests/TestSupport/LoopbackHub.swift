@@ -64,9 +64,10 @@ public final class LoopbackHub: Sendable {
         state.withLock { $0.feeds[path] = (body, link) }
     }
 
-    /// The last subscribe request for `callback`.
+    /// The last subscribe request whose callback is `callback` or under it (`{prefix}/{slug}`
+    /// finds `{prefix}/{slug}/{token}`).
     public func subscription(for callback: String) -> Subscription? {
-        requests.last { $0.callback == callback && $0.mode == "subscribe" }
+        requests.last { ($0.callback == callback || $0.callback.hasPrefix(callback + "/")) && $0.mode == "subscribe" }
     }
 
     /// Content distribution: POSTs `body` to `callback` signed with `secret` (nil: unsigned).
@@ -108,7 +109,7 @@ public final class LoopbackHub: Sendable {
     }
 
     /// `http://127.0.0.1:PORT/path` -> (PORT, /path).
-    static func split(_ url: String) -> (Int, String) {
+    public static func split(_ url: String) -> (Int, String) {
         let rest = url.dropFirst("http://127.0.0.1:".count)
         let port = Int(rest.prefix { $0.isNumber }) ?? 0
         return (port, String(rest.drop { $0.isNumber }))

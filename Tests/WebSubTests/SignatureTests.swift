@@ -38,6 +38,34 @@ import Testing
         #expect(HubSignature.verify(header: String(header.dropLast(2)), body: Self.data, secret: Self.key) == .mismatch)
     }
 
+    /// The MAC fed a body in pieces of any size is the MAC of the whole body.
+    @Test func piecesGiveTheSameVerdict() throws {
+        let body = Array((0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let header = try #require(HubSignature.header(algorithm: "sha512", body: body, secret: Self.key))
+        for size in [1, 7, 4096, 10_000] {
+            guard case .success(let verifier) = HubSignature.Verifier.start(header: header, secret: Self.key) else {
+                Issue.record("no verifier")
+                return
+            }
+            var offset = 0
+            while offset < body.count {
+                let end = min(offset + size, body.count)
+                body[offset..<end].withUnsafeBytes { verifier.update($0) }
+                offset = end
+            }
+            #expect(verifier.finish() == .valid, "pieces of \(size)")
+        }
+    }
+
+    @Test func tokensCompareWhole() {
+        let token = HubSignature.newSecret()
+        #expect(HubSignature.sameToken(token, token))
+        #expect(!HubSignature.sameToken(token, String(token.dropLast())))
+        #expect(!HubSignature.sameToken(token, String(token.dropLast()) + "x"))
+        #expect(!HubSignature.sameToken(nil, token))
+        #expect(!HubSignature.sameToken("", ""))
+    }
+
     @Test func secretsAre32RandomBytes() {
         let a = HubSignature.newSecret(), b = HubSignature.newSecret()
         #expect(a.utf8.count == 64 && HubSignature.hexBytes(a)?.count == 32)
@@ -45,10 +73,11 @@ import Testing
     }
 
     @Test func callbackPathsAndFormEncoding() {
-        #expect(WebSubListener.slug(of: "/websub/alpha") == "alpha")
-        #expect(WebSubListener.slug(of: "/websub/") == nil)
-        #expect(WebSubListener.slug(of: "/websub/a/b") == nil)
-        #expect(WebSubListener.slug(of: "/other/alpha") == nil)
+        #expect(WebSubListener.callback(of: "/websub/alpha/t0k3n").map { [$0.slug, $0.token] } == ["alpha", "t0k3n"])
+        #expect(WebSubListener.callback(of: "/websub/alpha") == nil)
+        #expect(WebSubListener.callback(of: "/websub/alpha/") == nil)
+        #expect(WebSubListener.callback(of: "/websub/a/b/c") == nil)
+        #expect(WebSubListener.callback(of: "/other/alpha/t0k3n") == nil)
         #expect(FormEncoding.encode([("hub.topic", "https://a.example/x?y=1&z"), ("k", "a b")])
             == "hub.topic=https%3A%2F%2Fa.example%2Fx%3Fy%3D1%26z&k=a+b")
     }

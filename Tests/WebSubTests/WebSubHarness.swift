@@ -19,13 +19,18 @@ final class WebSubDaemon: Sendable {
     let rejected: Locked<[String]>
     private let listenerTask: Task<Void, any Error>
     private let receiverTask: Task<Void, Never>
+    private let startReceiver: AsyncStream<Void>.Continuation
 
     var callbackPrefix: String { "http://127.0.0.1:\(port)/websub" }
+    /// `{prefix}/{slug}`: the hub's `subscription(for:)` finds the tokened callback under it.
     func callback(_ slug: String) -> String { callbackPrefix + "/" + slug }
 
     /// `hubHost` is pinned to 127.0.0.1 as `PULSE_RESOLVE` would pin it, so hub URLs look public.
+    /// `receiving: false` leaves the push queue undrained until `startReceiving()`.
     init(database: TestDatabase, hubHost: String, hubPort: Int, maxBodyBytes: Int = 1 << 20,
-         workerID: String = "daemon-a") async throws {
+         workerID: String = "daemon-a", limits: ((inout WebSubListener.Limits) -> Void)? = nil,
+         queueLimit: Int = 1000, budgetBytes: Int = PushReceiver.defaultBudgetBytes, receiving: Bool = true,
+         allowHTTPHubs: Bool = true) async throws {
         let store = ArticleStore(connection: try await database.connect())
         self.store = store
         var configuration = FetcherConfiguration()
@@ -39,20 +44,30 @@ final class WebSubDaemon: Sendable {
         let rejectedReasons = Locked<[String]>([])
         var events = WebSubEvents()
         events.pushRejected = { reason in rejectedReasons.withLock { $0.append(reason) } }
-        let receiver = PushReceiver(pass: pass, events: events, logger: TestDatabase.logger)
+        let receiver = PushReceiver(pass: pass, events: events, queueLimit: queueLimit, budgetBytes: budgetBytes,
+                                    logger: TestDatabase.logger)
         let (ports, bound) = AsyncStream.makeStream(of: Int.self)
         // The callback prefix needs the port, which the listener learns when it binds: the
         // subscriber's settings are made after.
         let placeholder = WebSubSubscriber.Settings(callbackPrefix: "", leaseSeconds: 864_000)
-        let listener = WebSubListener(host: "127.0.0.1", port: 0, limits: .init(maxBodyBytes: maxBodyBytes), store: store,
+        var listenerLimits = WebSubListener.Limits(maxBodyBytes: maxBodyBytes)
+        limits?(&listenerLimits)
+        let listener = WebSubListener(host: "127.0.0.1", port: 0, limits: listenerLimits, store: store,
                                       receiver: receiver, subscriber: placeholder, logger: TestDatabase.logger)
         listenerTask = Task { try await listener.run { bound.yield($0); bound.finish() } }
         var iterator = ports.makeAsyncIterator()
         let port = await iterator.next() ?? 0
         self.port = port
-        receiverTask = Task { await receiver.run() }
+        let (start, started) = AsyncStream.makeStream(of: Void.self)
+        receiverTask = Task {
+            for await _ in start { break }
+            await receiver.run()
+        }
+        startReceiver = started
+        if receiving { started.finish() }
         var settings = WebSubSubscriber.Settings(callbackPrefix: "http://127.0.0.1:\(port)/websub", leaseSeconds: 864_000)
         settings.sendOnDiscovery = false
+        settings.allowHTTPHubs = allowHTTPHubs
         let subscriber = WebSubSubscriber(store: store, fetcher: fetcher, settings: settings, workerID: workerID,
                                           logger: TestDatabase.logger)
         pass.hubObserver = { source, discovery in await subscriber.observe(source, discovery) }
@@ -62,13 +77,18 @@ final class WebSubDaemon: Sendable {
         self.rejected = rejectedReasons
     }
 
+    /// Starts storing queued pushes (a daemon made with `receiving: false`).
+    func startReceiving() { startReceiver.finish() }
+
     /// Waits until every push accepted so far is stored; the receiver takes no more after.
     func drain() async {
+        startReceiver.finish()
         receiver.finish()
         await receiverTask.value
     }
 
     func stop() async {
+        startReceiver.finish()
         receiver.finish()
         await receiverTask.value
         listenerTask.cancel()

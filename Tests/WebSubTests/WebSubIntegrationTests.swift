@@ -61,6 +61,11 @@ struct WebSubIntegrationTests {
         try await store.connection.query("SELECT count(*) AS n FROM public.articles", label: "count").rows.first?.int("n") ?? -1
     }
 
+    /// The callback the hub was given for `alpha`: `{prefix}/alpha/{token}`.
+    static func live(_ hub: LoopbackHub, _ daemon: WebSubDaemon) throws -> String {
+        try #require(hub.subscription(for: daemon.callback("alpha"))?.callback)
+    }
+
     static func entry(_ n: Int) -> String {
         LoopbackHub.atom(title: "Pushed", hub: nil, topic: topic, entries: [(id: "urn:p:\(n)", url: "https://news.example.com/p/\(n)")])
     }
@@ -99,7 +104,8 @@ struct WebSubIntegrationTests {
             #expect(live.state == .subscribed && live.pendingMode == nil)
             #expect(try await store.source(slug: "alpha")?.pushSubscribed == true)
 
-            let reply = try await hub.push(Self.entry(1), to: daemon.callback("alpha"), topic: Self.topic, secret: request.secret)
+            #expect(request.callback.hasPrefix(daemon.callback("alpha") + "/") && request.callback.count == daemon.callback("alpha").count + 65)
+            let reply = try await hub.push(Self.entry(1), to: request.callback, topic: Self.topic, secret: request.secret)
             #expect(reply.status == 202)
             await daemon.drain()
             #expect(try await Self.rowCount(store) == 2)
@@ -121,14 +127,16 @@ struct WebSubIntegrationTests {
             _ = try await Self.poll(daemon, store)
             try await daemon.subscriber.runDue()
             let secret = hub.subscription(for: daemon.callback("alpha"))?.secret
-            let forged = try await hub.push(Self.entry(1), to: daemon.callback("alpha"), topic: Self.topic, secret: secret,
+            let callback = try Self.live(hub, daemon)
+            let forged = try await hub.push(Self.entry(1), to: callback, topic: Self.topic, secret: secret,
                                       forgedSignature: true)
-            let unsigned = try await hub.push(Self.entry(2), to: daemon.callback("alpha"), topic: Self.topic, secret: nil)
-            let badAlgorithm = try await hub.push(Self.entry(3), to: daemon.callback("alpha"), topic: Self.topic, secret: secret,
+            let unsigned = try await hub.push(Self.entry(2), to: callback, topic: Self.topic, secret: nil)
+            let badAlgorithm = try await hub.push(Self.entry(3), to: callback, topic: Self.topic, secret: secret,
                                             algorithm: "md5")
-            // Answered 2xx as the spec allows, and counted.
-            #expect(forged.status == 202 && unsigned.status == 202)
-            #expect(badAlgorithm.status == 202)
+            // A wrong MAC is answered 2xx as the spec allows (it tells a forger nothing); no usable
+            // signature header is refused before the body is read. All are counted.
+            #expect(forged.status == 202)
+            #expect(unsigned.status == 403 && badAlgorithm.status == 403)
             await daemon.drain()
             #expect(try await Self.rowCount(store) == 1)
             let reasons: [String] = daemon.rejected.withLock { $0 }.sorted()
@@ -141,18 +149,28 @@ struct WebSubIntegrationTests {
             _ = try await Self.poll(daemon, store)
             try await daemon.subscriber.runDue()
             let secret = hub.subscription(for: daemon.callback("alpha"))?.secret
-            // Verification for a slug we do not have, for another topic, and with no pending request.
-            let query = { (topic: String) in [("hub.mode", "subscribe"), ("hub.topic", topic), ("hub.challenge", "c")] }
-            #expect(try await LoopbackHub.get(daemon.callback("nobody"), query: query(Self.topic)).status == 404)
-            #expect(try await LoopbackHub.get(daemon.callback("alpha"), query: query("https://other.example/feed")).status == 404)
-            #expect(try await LoopbackHub.get(daemon.callback("alpha"), query: query(Self.topic)).status == 404)
-            #expect(try await LoopbackHub.get(daemon.callback("alpha"), query: [("hub.mode", "denied"),
-                                                                          ("hub.topic", "https://other.example/feed")]).status == 404)
-            // Pushes for an unknown slug or another topic, and other paths and methods.
-            #expect(try await hub.push(Self.entry(1), to: daemon.callback("nobody"), topic: Self.topic, secret: secret).status == 404)
-            #expect(try await hub.push(Self.entry(1), to: daemon.callback("alpha"), topic: "https://other.example/feed",
+            let callback = try Self.live(hub, daemon)
+            let token = String(callback.split(separator: "/").last ?? "")
+            let wrongToken = String(repeating: "0", count: token.count)
+            // Verification for a slug we do not have, for another topic, with no pending request,
+            // on the bare slug, and with a wrong token.
+            let query = { (topic: String) in [("hub.mode", "subscribe"), ("hub.topic", topic), ("hub.challenge", "c"),
+                                              ("hub.lease_seconds", "3600")] }
+            #expect(try await LoopbackHub.get(daemon.callback("nobody") + "/" + token, query: query(Self.topic)).status == 404)
+            #expect(try await LoopbackHub.get(callback, query: query("https://other.example/feed")).status == 404)
+            #expect(try await LoopbackHub.get(callback, query: query(Self.topic)).status == 404)
+            #expect(try await LoopbackHub.get(callback, query: [("hub.mode", "denied"),
+                                                                ("hub.topic", "https://other.example/feed")]).status == 404)
+            // Pushes for an unknown slug, the bare slug, a wrong token or another topic, and other
+            // paths and methods.
+            #expect(try await hub.push(Self.entry(1), to: daemon.callback("nobody") + "/" + token, topic: Self.topic,
+                                       secret: secret).status == 404)
+            #expect(try await hub.push(Self.entry(1), to: daemon.callback("alpha"), topic: Self.topic, secret: secret).status == 404)
+            #expect(try await hub.push(Self.entry(1), to: daemon.callback("alpha") + "/" + wrongToken, topic: Self.topic,
+                                       secret: secret).status == 404)
+            #expect(try await hub.push(Self.entry(1), to: callback, topic: "https://other.example/feed",
                                  secret: secret).status == 404)
-            #expect(try await LoopbackHub.request(port: daemon.port, method: "PUT", target: "/websub/alpha").status == 404)
+            #expect(try await LoopbackHub.request(port: daemon.port, method: "PUT", target: "/websub/alpha/" + token).status == 404)
             #expect(try await LoopbackHub.request(port: daemon.port, method: "GET", target: "/metrics").status == 404)
             await daemon.drain()
             #expect(try await Self.rowCount(store) == 1)
@@ -166,7 +184,7 @@ struct WebSubIntegrationTests {
             let secret = hub.subscription(for: daemon.callback("alpha"))?.secret
             let padding = String(repeating: "x", count: 4096)
             let big = Self.entry(9).replacingOccurrences(of: "<title>Pushed", with: "<title>Pushed \(padding)")
-            let reply = try await hub.push(big, to: daemon.callback("alpha"), topic: Self.topic, secret: secret)
+            let reply = try await hub.push(big, to: try Self.live(hub, daemon), topic: Self.topic, secret: secret)
             #expect(reply.status == 413)
             await daemon.drain()
             #expect(try await Self.rowCount(store) == 1)
@@ -226,8 +244,11 @@ struct WebSubIntegrationTests {
             let other = try await WebSubDaemon(database: database, hubHost: Self.hubHost, hubPort: hub.server.port,
                                                workerID: "daemon-b")
             let secret = hub.subscription(for: daemon.callback("alpha"))?.secret
-            #expect(try await hub.push(Self.entry(1), to: daemon.callback("alpha"), topic: Self.topic, secret: secret).status == 202)
-            #expect(try await hub.push(Self.entry(2), to: other.callback("alpha"), topic: Self.topic, secret: secret).status == 202)
+            let callback = try Self.live(hub, daemon)
+            let token = String(callback.split(separator: "/").last ?? "")
+            #expect(try await hub.push(Self.entry(1), to: callback, topic: Self.topic, secret: secret).status == 202)
+            #expect(try await hub.push(Self.entry(2), to: other.callback("alpha") + "/" + token, topic: Self.topic,
+                                       secret: secret).status == 202)
             await daemon.drain()
             await other.drain()
             #expect(try await Self.rowCount(store) == 3)
@@ -270,7 +291,7 @@ struct WebSubIntegrationTests {
             #expect(try await daemon.subscriber.runDue(now: now.addingTimeInterval(3601 + 901)) == 1)
             #expect(try await Self.subscription(store)?.state == .subscribed)
             // The hub later denies the subscription: recorded, and the source polls normally.
-            let denied = try await LoopbackHub.get(daemon.callback("alpha"), query: [
+            let denied = try await LoopbackHub.get(try Self.live(hub, daemon), query: [
                 ("hub.mode", "denied"), ("hub.topic", Self.topic), ("hub.reason", "publisher said no")])
             #expect(denied.status == 200)
             #expect(try await Self.subscription(store)?.state == .denied)

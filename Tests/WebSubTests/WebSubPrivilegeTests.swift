@@ -13,7 +13,7 @@ struct WebSubPrivilegeTests {
             let (store, sources) = try await Seed.store(database, sources: [Seed.source("alpha")])
             let id = try #require(sources["alpha"]?.id)
             try await store.observeHub(sourceID: id, hub: "https://hub.example/", topic: "https://feeds.example.com/a",
-                                       secret: String(repeating: "ab", count: 32))
+                                       secret: String(repeating: "ab", count: 32), token: String(repeating: "cd", count: 32))
             #expect(try await store.webSubSubscription(slug: "alpha")?.secret.count == 64)
             await store.connection.close()
             for role in ["anon", "authenticated"] {
@@ -36,8 +36,9 @@ struct WebSubStatusTests {
             let (store, sources) = try await Seed.store(database, sources: [Seed.source("alpha"), Seed.source("beta")])
             let id = try #require(sources["alpha"]?.id)
             try await store.observeHub(sourceID: id, hub: "https://hub.example/", topic: "https://feeds.example.com/a",
-                                       secret: String(repeating: "ab", count: 32))
-            #expect(try await store.confirmWebSub(slug: "alpha", mode: .subscribe, topic: "https://feeds.example.com/a",
+                                       secret: String(repeating: "ab", count: 32), token: String(repeating: "cd", count: 32))
+            #expect(try await store.confirmWebSub(slug: "alpha", token: String(repeating: "cd", count: 32), mode: .subscribe,
+                                                  topic: "https://feeds.example.com/a",
                                                   leaseSeconds: 3600, renewAt: Date().addingTimeInterval(3000)))
             let statuses = try await store.sourceStatuses()
             let alpha = try #require(statuses.first { $0.slug == "alpha" })

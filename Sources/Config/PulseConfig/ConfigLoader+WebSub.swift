@@ -1,12 +1,13 @@
 /// The `websub:` section. Strict like the others: unknown keys, a callback that a hub could not
 /// call, a listen address that needs DNS and out-of-range numbers are all reported with the line.
 extension ConfigParser {
-    static let webSubKeys = ["enabled", "callback_url", "listen", "lease_seconds", "subscribed_poll_hours"]
+    static let webSubKeys = ["enabled", "callback_url", "listen", "lease_seconds", "subscribed_poll_hours", "allow_http_hubs"]
 
     func parseWebSub(_ node: ConfigNode, schedule: ScheduleSettings) -> WebSubSettings {
         var settings = WebSubSettings()
         guard let map = MappingView(node, section: "websub", allowedKeys: Self.webSubKeys, diag) else { return settings }
         settings.enabled = map.bool("enabled", default: false)
+        settings.allowHTTPHubs = map.bool("allow_http_hubs", default: false)
         settings.leaseSeconds = map.int("lease_seconds", default: settings.leaseSeconds, range: WebSubSettings.leaseRange)
         if map.has("subscribed_poll_hours") {
             settings.subscribedPollHours = map.int("subscribed_poll_hours", default: schedule.maxIntervalHours,

@@ -2,7 +2,8 @@ import AddressPolicy
 
 /// `websub:` in feeds.yaml: the push subscriber (W3C WebSub). Off by default; when on, the service
 /// runs a listener on `listen` (behind the operator's TLS reverse proxy) and subscribes each source
-/// whose feed names a hub, with `{callback_url}/{slug}` as its callback.
+/// whose feed names a hub, with `{callback_url}/{slug}/{token}` as its callback (the token is
+/// random per subscription).
 public struct WebSubSettings: Sendable, Equatable {
     public var enabled: Bool
     /// The public URL prefix the hub calls back (no query, no fragment, no trailing slash).
@@ -15,21 +16,23 @@ public struct WebSubSettings: Sendable, Equatable {
     /// The poll interval of a source while its subscription is live: polling stays the safety
     /// net. Nil means the schedule's maximum interval.
     public var subscribedPollHours: Int?
+    /// Subscribe to `http://` hubs too: their subscription requests carry the secret in clear
+    /// text, so anyone on the path could forge pushes (intranets and tests only).
+    public var allowHTTPHubs: Bool
 
     public static let leaseRange = 300...(30 * 86_400)
 
     public init(enabled: Bool = false, callbackURL: String = "", listenHost: String = "127.0.0.1",
-                listenPort: Int = 8089, leaseSeconds: Int = 864_000, subscribedPollHours: Int? = nil) {
+                listenPort: Int = 8089, leaseSeconds: Int = 864_000, subscribedPollHours: Int? = nil,
+                allowHTTPHubs: Bool = false) {
         self.enabled = enabled
         self.callbackURL = callbackURL
         self.listenHost = listenHost
         self.listenPort = listenPort
         self.leaseSeconds = leaseSeconds
         self.subscribedPollHours = subscribedPollHours
+        self.allowHTTPHubs = allowHTTPHubs
     }
-
-    /// `{callback_url}/{slug}`: the callback a source's subscription names.
-    public func callback(slug: String) -> String { callbackURL + "/" + slug }
 
     /// The poll interval of a subscribed source, in hours.
     public func subscribedPollHours(schedule: ScheduleSettings) -> Int {

@@ -1,3 +1,4 @@
+import HTTPServer
 import Hummingbird
 import Logging
 import Synchronization

@@ -10,7 +10,7 @@ import Logging
 /// by whichever daemon claims the row; any daemon's listener may receive the verification.
 public struct WebSubSubscriber: Sendable {
     public struct Settings: Sendable {
-        /// `{callbackPrefix}/{slug}` is each source's callback.
+        /// `{callbackPrefix}/{slug}/{token}` is each subscription's callback.
         public var callbackPrefix: String
         public var leaseSeconds: Int
         /// How long a hub may take to verify a request before it counts as failed.
@@ -22,13 +22,16 @@ public struct WebSubSubscriber: Sendable {
         /// Send a request as soon as a fetch discovers a new hub (the service), rather than only
         /// at the next tick (tests drive `runDue` themselves).
         public var sendOnDiscovery = true
+        /// Subscribe to `http://` hubs, whose requests carry the secret in clear text
+        /// (`websub.allow_http_hubs`: intranets and tests only).
+        public var allowHTTPHubs = false
 
         public init(callbackPrefix: String, leaseSeconds: Int) {
             self.callbackPrefix = callbackPrefix
             self.leaseSeconds = leaseSeconds
         }
 
-        public func callback(slug: String) -> String { callbackPrefix + "/" + slug }
+        public func callback(slug: String, token: String) -> String { callbackPrefix + "/" + slug + "/" + token }
 
         /// When to renew a lease granted for `seconds` from `now`: a tenth of the lease (at least a
         /// minute, at most a day) before it ends, so a slow or failing hub has time for retries.
@@ -57,7 +60,7 @@ public struct WebSubSubscriber: Sendable {
     public func observe(_ source: SourceRecord, _ discovery: HubDiscovery) async {
         do {
             let changed = try await store.observeHub(sourceID: source.id, hub: discovery.hub, topic: discovery.topic,
-                                                     secret: HubSignature.newSecret())
+                                                     secret: HubSignature.newSecret(), token: HubSignature.newSecret())
             // A new subscription (or unsubscription) is sent now rather than at the next tick; in
             // its own task, so the source's pass does not wait on the hub.
             if changed, settings.sendOnDiscovery {
@@ -101,8 +104,15 @@ public struct WebSubSubscriber: Sendable {
         }
         let mode: WebSubSubscription.Mode = !subscription.sourceActive ? .unsubscribe
             : subscription.pendingMode ?? .subscribe
+        // The secret travels in the request's body: never in clear text unless the operator said so.
+        if mode == .subscribe, !settings.allowHTTPHubs, !subscription.hub.lowercased().hasPrefix("https://") {
+            await fail(subscription, "the hub is not https://, so its secret would travel in clear text "
+                       + "(websub.allow_http_hubs: true allows it)", now: now, log: log, retry: false)
+            return
+        }
+        let token = subscription.callbackToken ?? HubSignature.newSecret()
         var form = [("hub.mode", mode.rawValue), ("hub.topic", subscription.topic),
-                    ("hub.callback", settings.callback(slug: subscription.slug))]
+                    ("hub.callback", settings.callback(slug: subscription.slug, token: token))]
         if mode == .subscribe {
             form += [("hub.secret", subscription.secret), ("hub.lease_seconds", String(settings.leaseSeconds))]
         }
@@ -110,7 +120,7 @@ public struct WebSubSubscriber: Sendable {
         request.form = Array(FormEncoding.encode(form).utf8)
         do {
             // Record the request as pending before sending it: the hub may verify before it answers.
-            try await store.markWebSubRequested(sourceID: subscription.sourceID, mode: mode,
+            try await store.markWebSubRequested(sourceID: subscription.sourceID, mode: mode, token: token,
                                                 verifyBy: now.addingTimeInterval(Double(settings.verifyWithin.components.seconds)),
                                                 at: now)
             _ = try await fetcher.fetch(request)
@@ -120,10 +130,12 @@ public struct WebSubSubscriber: Sendable {
         }
     }
 
-    func fail(_ subscription: WebSubSubscription, _ message: String, now: Date, log: Logger) async {
+    /// Records a failed request; it is tried again after a backoff unless `retry` is false or it
+    /// was an unsubscription.
+    func fail(_ subscription: WebSubSubscription, _ message: String, now: Date, log: Logger, retry: Bool = true) async {
         log.warning("websub subscription failed; the source polls on its normal schedule", metadata: ["error": "\(message)"])
         let backoff = settings.retryAfter.components.seconds << min(subscription.failures, 7)
-        let retry = subscription.pendingMode == .unsubscribe || !subscription.sourceActive
+        let retry = !retry || subscription.pendingMode == .unsubscribe || !subscription.sourceActive
             ? nil : now.addingTimeInterval(Double(min(backoff, 86_400)))
         do {
             try await store.markWebSubFailed(sourceID: subscription.sourceID, error: message, retryAt: retry, at: now)

@@ -12,6 +12,9 @@ public struct WebSubSubscription: Sendable, Equatable {
     public var topic: String
     /// Hex of the 32-byte HMAC key; never logged, never readable by the API roles.
     public var secret: String
+    /// The random last segment of the subscription's callback (`{callback_url}/{slug}/{token}`):
+    /// only the hub learns it. Nil for a subscription made before tokens, until it is re-sent.
+    public var callbackToken: String?
     public var state: State
     public var pendingMode: Mode?
     public var leaseExpiresAt: Date?
@@ -20,7 +23,7 @@ public struct WebSubSubscription: Sendable, Equatable {
     public var sourceActive: Bool
 
     static let columns = """
-        w.source_id, s.slug, w.hub, w.topic, w.secret, w.state, w.pending_mode, w.lease_expires_at,
+        w.source_id, s.slug, w.hub, w.topic, w.secret, w.callback_token, w.state, w.pending_mode, w.lease_expires_at,
         w.requested_at, w.failures, s.is_active
         """
 
@@ -30,6 +33,7 @@ public struct WebSubSubscription: Sendable, Equatable {
         hub = row["hub"] ?? ""
         topic = row["topic"] ?? ""
         secret = row["secret"] ?? ""
+        callbackToken = row["callback_token"]
         state = row["state"].flatMap(State.init(rawValue:)) ?? .failed
         pendingMode = row["pending_mode"].flatMap(Mode.init(rawValue:))
         leaseExpiresAt = row["lease_expires_at"].flatMap(PostgresTimestamp.parse)
@@ -55,23 +59,25 @@ extension ArticleStore {
     }
 
     /// What a successful fetch discovered. A new hub or topic (or a source that had none, or one
-    /// whose subscription ended) gets a fresh subscription with `secret`, to be sent at once; the
+    /// whose subscription ended) gets a fresh subscription with `secret` and a callback `token`, to
+    /// be sent at once; the
     /// same hub and topic leave a live or pending subscription alone. No hub: a live or pending
     /// subscription is unsubscribed. Returns true when something changed.
     @discardableResult
-    public func observeHub(sourceID: String, hub: String?, topic: String?, secret: String,
+    public func observeHub(sourceID: String, hub: String?, topic: String?, secret: String, token: String,
                            at now: Date = Date()) async throws -> Bool {
         try await connection.withReconnect(label: "websub observe") { db in
             if let hub, let topic {
                 return try db.query("""
-                    INSERT INTO public.websub_subscriptions AS w (source_id, hub, topic, secret, state, pending_mode,
-                        next_action_at, updated_at)
-                    VALUES ($1::uuid, $2, $3, $4, 'pending', 'subscribe', $5::timestamptz, $5::timestamptz)
-                    ON CONFLICT (source_id) DO UPDATE SET hub = $2, topic = $3, secret = $4, state = 'pending',
+                    INSERT INTO public.websub_subscriptions AS w (source_id, hub, topic, secret, callback_token, state,
+                        pending_mode, next_action_at, updated_at)
+                    VALUES ($1::uuid, $2, $3, $4, $6, 'pending', 'subscribe', $5::timestamptz, $5::timestamptz)
+                    ON CONFLICT (source_id) DO UPDATE SET hub = $2, topic = $3, secret = $4, callback_token = $6,
+                        state = 'pending',
                         pending_mode = 'subscribe', next_action_at = $5::timestamptz, requested_at = NULL,
                         lease_expires_at = NULL, failures = 0, last_error = NULL, updated_at = $5::timestamptz
                     WHERE w.hub IS DISTINCT FROM $2 OR w.topic IS DISTINCT FROM $3 OR w.state = 'unsubscribed'
-                    """, [sourceID, hub, topic, secret, now], label: "websub observe").affectedRows > 0
+                    """, [sourceID, hub, topic, secret, now, token], label: "websub observe").affectedRows > 0
             }
             return try db.query("""
                 UPDATE public.websub_subscriptions SET pending_mode = 'unsubscribe', next_action_at = $2::timestamptz,
@@ -112,16 +118,18 @@ extension ArticleStore {
         }
     }
 
-    /// The hub accepted a request (202): it will verify; until then `mode` stays pending. If no
-    /// verification comes by `verifyBy`, the subscriber counts it as a hub failure.
-    public func markWebSubRequested(sourceID: String, mode: WebSubSubscription.Mode, verifyBy: Date,
+    /// A request is about to be sent: until it is verified `mode` stays pending. If no
+    /// verification comes by `verifyBy`, the subscriber counts it as a hub failure. `token` is the
+    /// callback's (kept when the subscription already has one).
+    public func markWebSubRequested(sourceID: String, mode: WebSubSubscription.Mode, token: String, verifyBy: Date,
                                     at now: Date = Date()) async throws {
         try await connection.withReconnect(label: "websub requested") { db in
             try db.query("""
                 UPDATE public.websub_subscriptions SET pending_mode = $2, requested_at = $3::timestamptz,
-                    next_action_at = $4::timestamptz, claimed_by = NULL, claim_until = NULL, updated_at = $3::timestamptz
+                    next_action_at = $4::timestamptz, claimed_by = NULL, claim_until = NULL, updated_at = $3::timestamptz,
+                    callback_token = coalesce(callback_token, $5)
                 WHERE source_id = $1::uuid
-                """, [sourceID, mode.rawValue, now, verifyBy], label: "websub requested")
+                """, [sourceID, mode.rawValue, now, verifyBy, token], label: "websub requested")
         }
     }
 
@@ -148,13 +156,13 @@ extension ArticleStore {
     /// Verification of intent (`GET ?hub.mode=...`): true when the source called `slug` has a
     /// pending request of `mode` for `topic`, which is then confirmed. A subscription's lease
     /// runs from now for `leaseSeconds` (the hub's answer), renewal at `renewAt`.
-    public func confirmWebSub(slug: String, mode: WebSubSubscription.Mode, topic: String, leaseSeconds: Int?,
-                              renewAt: Date?, at now: Date = Date()) async throws -> Bool {
+    public func confirmWebSub(slug: String, token: String, mode: WebSubSubscription.Mode, topic: String,
+                              leaseSeconds: Int?, renewAt: Date?, at now: Date = Date()) async throws -> Bool {
         try await connection.withReconnect(label: "websub verify") { db in
             let matched = try db.query("""
                 WITH target AS (
                     SELECT w.source_id FROM public.websub_subscriptions w JOIN public.sources s ON s.id = w.source_id
-                    WHERE s.slug = $1 AND w.pending_mode = $2 AND w.topic = $3
+                    WHERE s.slug = $1 AND w.pending_mode = $2 AND w.topic = $3 AND w.callback_token = $7
                 ), confirmed AS (
                     UPDATE public.websub_subscriptions w SET
                         state = CASE WHEN $2 = 'subscribe' THEN 'subscribed' ELSE 'unsubscribed' END,
@@ -170,14 +178,15 @@ extension ArticleStore {
                         THEN least(coalesce(s.next_due_at, $4::timestamptz), $4::timestamptz) ELSE s.next_due_at END
                 FROM confirmed WHERE s.id = confirmed.source_id
                 RETURNING s.id
-                """, [slug, mode.rawValue, topic, now, leaseSeconds, renewAt], label: "websub verify")
+                """, [slug, mode.rawValue, topic, now, leaseSeconds, renewAt, token], label: "websub verify")
             return matched.affectedRows > 0
         }
     }
 
-    /// `hub.mode=denied` for `topic`: recorded with the hub's reason; the source polls normally,
-    /// and a subscription is tried again at `retryAt`. True when the slug and topic matched.
-    public func denyWebSub(slug: String, topic: String, reason: String?, retryAt: Date,
+    /// `hub.mode=denied` for `topic` on the callback with `token`: recorded with the hub's reason
+    /// (cleaned by the caller); the source polls normally, and a subscription is tried again at
+    /// `retryAt`. True when the slug, token and topic matched.
+    public func denyWebSub(slug: String, token: String, topic: String, reason: String?, retryAt: Date,
                            at now: Date = Date()) async throws -> Bool {
         try await connection.withReconnect(label: "websub denied") { db in
             try db.query("""
@@ -187,12 +196,13 @@ extension ArticleStore {
                         next_action_at = $4::timestamptz, updated_at = $5::timestamptz
                     FROM public.sources s
                     WHERE s.id = w.source_id AND s.slug = $1 AND w.topic = $2 AND w.state <> 'unsubscribed'
+                      AND w.callback_token = $6
                     RETURNING w.source_id
                 )
                 UPDATE public.sources s SET next_due_at = least(coalesce(s.next_due_at, $5::timestamptz), $5::timestamptz)
                 FROM denied WHERE s.id = denied.source_id
                 RETURNING s.id
-                """, [slug, topic, reason, retryAt, now], label: "websub denied").affectedRows > 0
+                """, [slug, topic, reason, retryAt, now, token], label: "websub denied").affectedRows > 0
         }
     }
 
@@ -203,6 +213,32 @@ extension ArticleStore {
                 UPDATE public.websub_subscriptions SET pushes_received = pushes_received + 1, last_push_at = $2::timestamptz
                 WHERE source_id = $1::uuid
                 """, [sourceID, now], label: "websub push")
+        }
+    }
+
+    /// A push for the source was acknowledged and could not be stored: the source is polled now,
+    /// which brings the push's items if the feed still lists them.
+    public func makeWebSubSourceDue(sourceID: String, at now: Date = Date()) async throws {
+        try await connection.withReconnect(label: "websub push lost") { db in
+            try db.query("""
+                UPDATE public.sources SET next_due_at = least(coalesce(next_due_at, $2::timestamptz), $2::timestamptz)
+                WHERE id = $1::uuid
+                """, [sourceID, now], label: "websub push lost")
+        }
+    }
+
+    /// At start: every source with a live subscription is polled within `spread`, since pushes
+    /// acknowledged before a crash may not have been stored. Returns how many were moved.
+    @discardableResult
+    public func pollSubscribedSourcesSoon(spread: Duration, at now: Date = Date()) async throws -> Int {
+        try await connection.withReconnect(label: "websub restart polls") { db in
+            try db.query("""
+                UPDATE public.sources s
+                SET next_due_at = $1::timestamptz + random() * make_interval(secs => $2::double precision)
+                FROM public.websub_subscriptions w
+                WHERE w.source_id = s.id AND w.state IN ('subscribed', 'pending') AND s.is_active
+                  AND (s.due_at IS NULL OR s.due_at > $1::timestamptz + make_interval(secs => $2::double precision))
+                """, [now, spread.secondsValue], label: "websub restart polls").affectedRows
         }
     }
 

@@ -17,7 +17,9 @@ struct WebSubRuntime {
     let logger: Logger
 
     static func subscriberSettings(_ websub: WebSubSettings) -> WebSubSubscriber.Settings {
-        WebSubSubscriber.Settings(callbackPrefix: websub.callbackURL, leaseSeconds: websub.leaseSeconds)
+        var settings = WebSubSubscriber.Settings(callbackPrefix: websub.callbackURL, leaseSeconds: websub.leaseSeconds)
+        settings.allowHTTPHubs = websub.allowHTTPHubs
+        return settings
     }
 
     /// Nil when WebSub is off. `pass` is the service's pass (its parse, insert and enrichment).
@@ -41,10 +43,21 @@ struct WebSubRuntime {
     }
 
     /// Runs listener, receiver and subscriber until cancelled; queued pushes are stored first.
+    /// Every subscribed source is polled within a minute of the start first: pushes acknowledged
+    /// before a crash may never have been stored, and the feed still lists their items.
     /// `onListening` is called once the listener is bound (or could not be): the daemon starts
     /// claiming only then, so a hub that verifies intent at once finds the callback answering.
     func run(onListening: @escaping @Sendable () -> Void = {}) async throws {
         let logger = self.logger
+        if subscriber.settings.allowHTTPHubs {
+            logger.warning("websub.allow_http_hubs is on: secrets are sent to http:// hubs in clear text, and anyone on the path can forge pushes")
+        }
+        do {
+            let moved = try await subscriber.store.pollSubscribedSourcesSoon(spread: .seconds(60))
+            if moved > 0 { logger.info("subscribed sources polled within a minute of the start", metadata: ["sources": "\(moved)"]) }
+        } catch {
+            logger.warning("could not schedule the subscribed sources' first polls", metadata: ["error": "\(error)"])
+        }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { [listener] in
                 defer { onListening() }

@@ -7,23 +7,33 @@ import ServiceLifecycle
 
 /// The one way this service listens for HTTP: Hummingbird's HTTP/1.1 server (SwiftNIO) with the
 /// limits every listener here needs, used by the metrics endpoint and the WebSub callback.
-/// Headers, connections and idle time are capped: a client that connects and sends nothing, or
-/// half a request head, is closed after `idleTimeout`; at `maxConnections` new connections wait
-/// in the kernel's backlog until one closes.
+/// Headers, connections and time are capped: a client that connects and sends nothing, or half a
+/// request head, is closed after `limits.headerTimeout` (`ConnectionGuard`); one address holds at
+/// most `limits.perClient` connections; at `maxConnections` new connections wait in the kernel's
+/// backlog until one closes.
 public struct HTTPListener: Sendable {
     public var host: String
     public var port: Int
     public var maxConnections: Int
-    public var idleTimeout: Duration
+    public var limits: ConnectionLimits
     public var maxHeaderBytes: Int
     public var maxHeaderCount = 64
 
-    public init(host: String, port: Int, maxConnections: Int, idleTimeout: Duration, maxHeaderBytes: Int) {
+    public init(host: String, port: Int, maxConnections: Int, limits: ConnectionLimits, maxHeaderBytes: Int) {
         self.host = host
         self.port = port
         self.maxConnections = max(1, maxConnections)
-        self.idleTimeout = idleTimeout
+        self.limits = limits
         self.maxHeaderBytes = maxHeaderBytes
+    }
+
+    /// Every deadline `timeout` and no per-client cap below the connection cap: the metrics
+    /// endpoint's limits.
+    public init(host: String, port: Int, maxConnections: Int, idleTimeout: Duration, maxHeaderBytes: Int) {
+        self.init(host: host, port: port, maxConnections: maxConnections,
+                  limits: ConnectionLimits(headerTimeout: idleTimeout, bodyIdleTimeout: idleTimeout,
+                                           requestTimeout: idleTimeout, perClient: maxConnections),
+                  maxHeaderBytes: maxHeaderBytes)
     }
 
     /// Serves until the task is cancelled, then drains; throws when it cannot bind. `onBound` is
@@ -31,9 +41,11 @@ public struct HTTPListener: Sendable {
     public func run(logger: Logger, onBound: @escaping @Sendable (Int) -> Void = { _ in },
                     respond: @escaping @Sendable (Request) async -> Response) async throws {
         let responder = CallbackResponder<BasicRequestContext> { request, _ in await respond(request) }
-        let idle = idleTimeout.components
+        let limits = self.limits
+        let clients = ClientTable(limit: limits.perClient)
         let http1 = HTTP1Channel.Configuration(
-            idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000),
+            additionalChannelHandlers: [ConnectionGuard(limits: limits, clients: clients)],
+            idleTimeout: ConnectionGuard.amount(max(limits.headerTimeout, limits.requestTimeout)),
             httpDecoderConfiguration: .init(maxHeaderFieldSize: maxHeaderBytes, maxHeaderListSize: maxHeaderBytes,
                                             maxHeaderFieldCount: maxHeaderCount))
         // Hummingbird's and the service group's own lines (start-up, shutdown) only at critical;
@@ -73,5 +85,14 @@ public struct HTTPListener: Sendable {
                              contentType: String = "text/plain; charset=utf-8") -> Response {
         Response(status: status, headers: [.contentType: contentType],
                  body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// A `text/plain` answer after which the connection is closed: what is left of the request's
+    /// body is never read.
+    public static func closing(_ status: HTTPResponse.Status, _ text: String, retryAfter: Int? = nil) -> Response {
+        var response = plain(status, text)
+        response.headers[.connection] = "close"
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
     }
 }
