@@ -19,3 +19,9 @@ rm -rf "$work" && mkdir -p "$work"
 python3 "$here/websub-bench.py" --binary "$bin" --database-url "$scratch_url" --work "$work" \
     --pushes "${BENCH_PUSHES:-1000}"
 drop_scratch_database
+# The callback under attack (issue 47): a flood of 16 MiB bogus bodies, a 1,500-push burst, a kill -9.
+scratch_database pulse_bench_websub
+rm -rf "$work" && mkdir -p "$work"
+python3 "$here/websub-hostile.py" --binary "$bin" --database-url "$scratch_url" --work "$work" \
+    --pushes "${BENCH_HOSTILE_PUSHES:-1500}"
+drop_scratch_database

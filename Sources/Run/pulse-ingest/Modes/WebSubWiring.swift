@@ -43,7 +43,7 @@ struct WebSubRuntime {
     }
 
     /// Runs listener, receiver and subscriber until cancelled; queued pushes are stored first.
-    /// Every subscribed source is polled within a minute of the start first: pushes acknowledged
+    /// Every subscribed source is polled within 30 s of the start first: pushes acknowledged
     /// before a crash may never have been stored, and the feed still lists their items.
     /// `onListening` is called once the listener is bound (or could not be): the daemon starts
     /// claiming only then, so a hub that verifies intent at once finds the callback answering.
@@ -53,8 +53,8 @@ struct WebSubRuntime {
             logger.warning("websub.allow_http_hubs is on: secrets are sent to http:// hubs in clear text, and anyone on the path can forge pushes")
         }
         do {
-            let moved = try await subscriber.store.pollSubscribedSourcesSoon(spread: .seconds(60))
-            if moved > 0 { logger.info("subscribed sources polled within a minute of the start", metadata: ["sources": "\(moved)"]) }
+            let moved = try await subscriber.store.pollSubscribedSourcesSoon(spread: .seconds(30))
+            if moved > 0 { logger.info("subscribed sources polled within 30 s of the start", metadata: ["sources": "\(moved)"]) }
         } catch {
             logger.warning("could not schedule the subscribed sources' first polls", metadata: ["error": "\(error)"])
         }
