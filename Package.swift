@@ -42,7 +42,7 @@ let package = Package(
         // IP address parsing and the SSRF range policy, shared by the fetcher and stored-URL rules.
         .target(name: "AddressPolicy", path: "Sources/Support/AddressPolicy"),
         // URL canonicalisation bit-compatible with the old Go worker, and stored-URL rules.
-        .target(name: "CanonicalURL", dependencies: ["CLibCrypto", "AddressPolicy"], path: "Sources/Support/CanonicalURL"),
+        .target(name: "CanonicalURL", dependencies: ["CLibCrypto", "AddressPolicy", "TextSupport"], path: "Sources/Support/CanonicalURL"),
         // libcurl's multi interface on one thread: caps, redirects re-checked, SSRF guard at connect.
         // Detached pthreads and a condition variable, for the blocking work kept off the cooperative pool.
         .target(name: "Threads", path: "Sources/Support/Threads"),
@@ -132,14 +132,14 @@ let package = Package(
         // Log handlers (text/json lines), Prometheus metrics and the /metrics /healthz /readyz
         // endpoint on the HTTP listener.
         .target(name: "Observability", dependencies: [
-            "HTTPServer",
+            "HTTPServer", "AddressPolicy", "TextSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ], path: "Sources/Run/Observability"),
         // sd_notify over NOTIFY_SOCKET (a datagram; no libsystemd).
-        .target(name: "SystemdNotify", path: "Sources/Run/SystemdNotify"),
+        .target(name: "SystemdNotify", dependencies: ["TextSupport"], path: "Sources/Run/SystemdNotify"),
         // Test support, not the product: a tiny HTTP server bound to 127.0.0.1, and TLS servers with private CAs.
         .target(name: "LoopbackHTTPServer", path: "Tests/LoopbackHTTPServer"),
 
@@ -180,7 +180,7 @@ let package = Package(
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "ObservabilityTests", dependencies: [
-            "Observability", "LoopbackHTTPServer", .product(name: "Logging", package: "swift-log"),
+            "Observability", "AddressPolicy", "LoopbackHTTPServer", .product(name: "Logging", package: "swift-log"),
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "PulseModel", "CanonicalURL"], exclude: ["Fixtures"]),

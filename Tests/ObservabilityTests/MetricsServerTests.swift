@@ -8,44 +8,11 @@ import Synchronization
 import Testing
 import Hummingbird
 import LoopbackHTTPServer
+import AddressPolicy
 @testable import Observability
 
-@Suite struct MetricsAddressTests {
-    @Test func parsesIPv4IPv6AndLocalhost() throws {
-        let v4 = try MetricsAddress(parsing: "127.0.0.1:9464")
-        #expect(v4.host == "127.0.0.1" && v4.port == 9464 && v4.family == .ipv4 && v4.isLoopback)
-        let v6 = try MetricsAddress(parsing: "[::1]:9464")
-        #expect(v6.host == "::1" && v6.port == 9464 && v6.family == .ipv6 && v6.isLoopback)
-        #expect(v6.description == "[::1]:9464")
-        let local = try MetricsAddress(parsing: "localhost:1")
-        #expect(local.host == "127.0.0.1" && local.port == 1)
-        #expect(try MetricsAddress(parsing: "127.9.9.9:0").isLoopback)
-        #expect(try !MetricsAddress(parsing: "0.0.0.0:9464").isLoopback)
-        #expect(try !MetricsAddress(parsing: "[::]:9464").isLoopback)
-        #expect(try !MetricsAddress(parsing: "192.0.2.1:9464").isLoopback)
-        #expect(try MetricsAddress(parsing: "[::ffff:127.0.0.1]:9464").isLoopback)
-    }
-
-    @Test(arguments: [
-        ("127.0.0.1", MetricsAddressError.missingPort("127.0.0.1")),
-        ("127.0.0.1:", .missingPort("127.0.0.1:")),
-        ("[::1]", .missingPort("[::1]")),
-        ("[::1]9464", .missingPort("[::1]9464")),
-        ("::1:9464", .invalidHost("::1:9464")),
-        ("127.0.0.1:65536", .invalidPort("127.0.0.1:65536")),
-        ("127.0.0.1:-1", .invalidPort("127.0.0.1:-1")),
-        ("127.0.0.1:94a", .invalidPort("127.0.0.1:94a")),
-        (":9464", .invalidHost(":9464")),
-        ("example.org:9464", .invalidHost("example.org")),
-        ("[::1:9464", .invalidHost("[::1:9464")),
-    ])
-    func refusesMalformedAddresses(input: String, expected: MetricsAddressError) {
-        #expect(throws: expected) { try MetricsAddress(parsing: input) }
-    }
-}
-
 @Suite struct MetricsRoutingTests {
-    let server = MetricsServer(address: try! MetricsAddress(parsing: "127.0.0.1:0"),
+    let server = MetricsServer(address: try! ListenAddress(parsing: "127.0.0.1:0"),
                                exposition: { "pulse_x 1\n" }, readiness: { .notReady("database: down") })
 
     @Test func routes() {
@@ -145,7 +112,7 @@ func body(_ response: String) -> String {
                                  _ body: @escaping @Sendable (UInt16, ReadyFlag, PulseMetrics) throws -> T) async throws -> T {
         let metrics = populatedMetrics()
         let flag = ReadyFlag()
-        let running = try await MetricsServer(address: try MetricsAddress(parsing: "127.0.0.1:0"), requestTimeout: requestTimeout,
+        let running = try await MetricsServer(address: try ListenAddress(parsing: "127.0.0.1:0"), requestTimeout: requestTimeout,
                                               maxConnections: maxConnections, exposition: { metrics.exposition() },
                                               readiness: { flag.value.withLock { $0 } }).start()
         #expect(running.port != 0)
@@ -283,7 +250,7 @@ func body(_ response: String) -> String {
     static func serverOnAPortBelowTheEphemeralRange() async throws -> (MetricsServer, MetricsServer.Running) {
         let first = UInt16.random(in: 20_000...24_000)
         for port in first..<(first + 1_000) {
-            let server = MetricsServer(address: try MetricsAddress(host: "127.0.0.1", port: port),
+            let server = MetricsServer(address: try ListenAddress(host: "127.0.0.1", port: port),
                                        exposition: { "" }, readiness: { .ready })
             do {
                 return (server, try await server.start())
@@ -301,7 +268,7 @@ func body(_ response: String) -> String {
     func stopsWhileClientsKeepConnecting() async throws {
         final class Stop: Sendable { let flag = Atomic(false) }
         for _ in 0..<15 {
-            let running = try await MetricsServer(address: try MetricsAddress(parsing: "127.0.0.1:0"), exposition: { "" },
+            let running = try await MetricsServer(address: try ListenAddress(parsing: "127.0.0.1:0"), exposition: { "" },
                                                   readiness: { .ready }).start()
             let stop = Stop()
             let port = UInt16(running.port)
@@ -322,9 +289,9 @@ func body(_ response: String) -> String {
     }
 
     @Test func bindFailureIsReported() async throws {
-        let first = try await MetricsServer(address: try MetricsAddress(parsing: "127.0.0.1:0"), exposition: { "" },
+        let first = try await MetricsServer(address: try ListenAddress(parsing: "127.0.0.1:0"), exposition: { "" },
                                             readiness: { .ready }).start()
-        let second = MetricsServer(address: try MetricsAddress(host: "127.0.0.1", port: UInt16(first.port)),
+        let second = MetricsServer(address: try ListenAddress(host: "127.0.0.1", port: UInt16(first.port)),
                                    exposition: { "" }, readiness: { .ready })
         let failure = await #expect(throws: (any Error).self) { _ = try await second.start() }
         #expect("\(failure.map { "\($0)" } ?? "")".contains("Address already in use"))

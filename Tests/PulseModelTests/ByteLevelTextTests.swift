@@ -103,8 +103,10 @@ private enum Reference {
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if StoredText.isForbidden(scalar) {
-                if scalar == "\n" || scalar == "\t" || scalar == "\r" {
-                    scalars.append(keepNewlines && scalar != "\r" ? scalar : " ")
+                if scalar == "\t" {
+                    scalars.append(keepNewlines ? scalar : " ")
+                } else if HiddenCharacter.kind(scalar) == .lineBreak {
+                    scalars.append(keepNewlines && scalar != "\r" ? "\n" : " ")
                 }
                 continue
             }

@@ -39,24 +39,11 @@ public struct WebSubSettings: Sendable, Equatable {
         subscribedPollHours ?? schedule.maxIntervalHours
     }
 
-    /// Splits `host:port` (IPv6 in brackets). Hostnames are refused: binding must not depend on DNS.
+    /// Splits `host:port` (the listen-address rule of `--metrics-address`); a hub needs a fixed
+    /// port, so 0 is refused here.
     static func parseListen(_ text: String) -> (host: String, port: Int)? {
-        let host: Substring
-        let port: Substring
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { return nil }
-            host = text[text.index(after: text.startIndex)..<close]
-            port = text[text.index(close, offsetBy: 2)...]
-            guard case .v6? = IPAddress(String(host)) else { return nil }
-        } else {
-            guard let colon = text.lastIndex(of: ":") else { return nil }
-            host = text[..<colon]
-            port = text[text.index(after: colon)...]
-            guard case .v4? = IPAddress(String(host)) else { return nil }
-        }
-        guard !port.isEmpty, port.utf8.count <= 5, port.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-              let number = Int(port), (1...65_535).contains(number) else { return nil }
-        return (String(host), number)
+        guard let address = try? ListenAddress(parsing: text), address.port != 0 else { return nil }
+        return (address.host, Int(address.port))
     }
 
     /// Why `url` cannot be a callback prefix, nil when it can. The hub calls it from the internet,

@@ -1,3 +1,4 @@
+import TextSupport
 import Logging
 
 /// Keeps log lines one event per line and free of spoofable characters (log injection),
@@ -48,14 +49,8 @@ public enum LogSanitizer {
         return out.isEmpty ? "_" : out
     }
 
-    static func isUnwanted(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: return true  // C0, DEL, C1
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true  // bidi marks/overrides
-        case 0x2028, 0x2029: return true  // line/paragraph separators some viewers break on
-        default: return false
-        }
-    }
+    /// Every hidden character: a log line shows exactly what it holds, on one line.
+    static func isUnwanted(_ scalar: Unicode.Scalar) -> Bool { HiddenCharacter.isHidden(scalar) }
 }
 
 /// Hides secrets that reach the logger through metadata or connection strings.

@@ -1,3 +1,4 @@
+import AddressPolicy
 import HTTPServer
 import Hummingbird
 import Logging
@@ -6,7 +7,7 @@ import Synchronization
 /// `/metrics`, `/healthz` and `/readyz` on an `HTTPListener` (Hummingbird). Started before the
 /// service reaches its database, so health checks are answered while it connects.
 public struct MetricsServer: Sendable {
-    public let address: MetricsAddress
+    public let address: ListenAddress
     let listener: HTTPListener
     private let exposition: @Sendable () -> String
     private let readiness: @Sendable () -> Readiness
@@ -19,7 +20,7 @@ public struct MetricsServer: Sendable {
     ///   - maxConnections: connections open at once; more wait in the kernel's backlog.
     ///   - readiness: called for each `/readyz`; must be quick (read remembered state, e.g.
     ///     ``ReadinessTracker/current(now:)``).
-    public init(address: MetricsAddress, requestTimeout: Duration = .seconds(2), maxConnections: Int = 64,
+    public init(address: ListenAddress, requestTimeout: Duration = .seconds(2), maxConnections: Int = 64,
                 logger: Logger = Logger(label: "pulse.metrics"),
                 exposition: @escaping @Sendable () -> String,
                 readiness: @escaping @Sendable () -> Readiness) {
@@ -31,7 +32,7 @@ public struct MetricsServer: Sendable {
         self.readiness = readiness
     }
 
-    public init(address: MetricsAddress, metrics: PulseMetrics, logger: Logger = Logger(label: "pulse.metrics"),
+    public init(address: ListenAddress, metrics: PulseMetrics, logger: Logger = Logger(label: "pulse.metrics"),
                 readiness: @escaping @Sendable () -> Readiness) {
         self.init(address: address, logger: logger, exposition: { metrics.exposition() }, readiness: readiness)
     }

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Synchronization
+import TextSupport
 
 /// The sd_notify(3) protocol spoken directly: one datagram of newline-separated KEY=VALUE lines to
 /// the AF_UNIX socket named by `NOTIFY_SOCKET`.
@@ -107,11 +108,10 @@ public struct SystemdNotifier: Sendable {
         var byteCount = 0
         for scalar in text.unicodeScalars {
             let replacement: Unicode.Scalar?
-            switch scalar.value {
-            case 0x0A, 0x0D, 0x85, 0x2028, 0x2029: replacement = " "
-            case 0x00...0x1F, 0x7F...0x9F: replacement = nil
-            case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: replacement = nil
-            default: replacement = scalar
+            switch HiddenCharacter.kind(scalar) {
+            case .lineBreak?: replacement = " "
+            case nil: replacement = scalar
+            default: replacement = nil
             }
             guard let replacement else { continue }
             byteCount += UTF8.width(replacement)

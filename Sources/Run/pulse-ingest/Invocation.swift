@@ -61,7 +61,7 @@ extension PulseIngest {
             throw ValidationError("--metrics-address goes with the service mode (no mode flag)")
         }
         if let metricsAddress {
-            do { _ = try MetricsAddress(parsing: metricsAddress) } catch {
+            do { _ = try ListenAddress(parsing: metricsAddress) } catch {
                 throw ValidationError("--metrics-address \(metricsAddress): \(error)")
             }
         }
@@ -180,7 +180,7 @@ extension PulseIngest {
                                             environment: context.environment.fetch, allowedNetworks: networks)).run()
         } else {
             status = await DaemonMode(context: context, allowedNetworks: networks,
-                                      metricsAddress: metricsAddress.flatMap { try? MetricsAddress(parsing: $0) }).run()
+                                      metricsAddress: metricsAddress.flatMap { try? ListenAddress(parsing: $0) }).run()
         }
         if status != 0 { throw ExitCode(status) }
     }

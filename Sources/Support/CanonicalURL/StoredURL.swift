@@ -1,4 +1,5 @@
 internal import AddressPolicy
+internal import TextSupport
 
 /// The one rule for every URL pulse-ingest keeps (data contract §3, invariant 5): feed links
 /// (FeedParser), page metadata (OpenGraph, after its relative-reference resolution) and the
@@ -104,25 +105,23 @@ public enum StoredURL {
         return HostForms.isDottedQuad(ascii: name) ? String(decoding: name, as: UTF8.self) : nil
     }
 
-    /// C0 and C1 controls, DEL, line and paragraph separators and the bidi controls (marks,
-    /// embeddings, overrides, isolates) used to disguise text.
+    /// Controls, line separators and direction controls (`HiddenCharacter`, all but the
+    /// invisible kind, which `isRefusedCharacter` refuses under its own reason).
     public static func isControlOrBidi(_ scalar: Unicode.Scalar) -> Bool {
-        let v = scalar.value
-        if v < 0x80 { return v < 0x20 || v == 0x7F }
-        return v <= 0x9F || v == 0x061C || v == 0x200E || v == 0x200F || v == 0x2028 || v == 0x2029
-            || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+        guard let kind = HiddenCharacter.kind(scalar) else { return false }
+        return kind != .invisible
     }
 
     /// The other characters no kept URL may hold: backslash (read as `/` by browsers, so it
-    /// hides the real path or host), no-break space and byte-order mark (invisible).
+    /// hides the real path or host), no-break space and the invisible code points.
     public static func isRefusedCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "\\" || scalar.value == 0xA0 || scalar.value == 0xFEFF
+        scalar == "\\" || scalar.value == 0xA0 || HiddenCharacter.kind(scalar) == .invisible
     }
 
     /// True when a scalar makes the URL unkeepable wherever it stands: for callers that must
     /// refuse a reference before resolving it (resolution can drop the segment it is in).
     public static func isUnsafeScalar(_ scalar: Unicode.Scalar) -> Bool {
-        isControlOrBidi(scalar) || scalar.value == 0xA0 || scalar.value == 0xFEFF
+        HiddenCharacter.isHidden(scalar) || scalar.value == 0xA0
     }
 
     /// ASCII space, tab, CR and LF are trimmed, and the other white space no rule refuses

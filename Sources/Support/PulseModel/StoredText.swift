@@ -6,15 +6,17 @@ import TextSupport
 /// over the UTF-8 bytes (`TextScan`), never per-scalar String appends: the daemon spent a third
 /// of its CPU in the scalar-by-scalar version.
 public enum StoredText {
-    /// Removes C0/C1 controls (keeping newline and tab when `keepNewlines`), bidi embedding,
-    /// override and isolate controls (the LRM, RLM and ALM marks are kept), zero-width and BOM
-    /// characters, and lone surrogates' U+FFFD.
+    /// Removes every `HiddenCharacter` but the direction marks (LRM, RLM and ALM are kept): line
+    /// breaks become newlines when `keepNewlines` (CR a space), else spaces; tab stays when
+    /// `keepNewlines`, else a space; the others disappear.
     public static func clean(_ text: String, keepNewlines: Bool = false) -> String {
         TextScan.transform(text) { bytes, out in
             TextScan.forEachScalar(bytes) { value, range in
                 if isForbidden(value) {
-                    if value == 0x0A || value == 0x09 || value == 0x0D {
-                        out.append(keepNewlines && value != 0x0D ? UInt8(value) : 0x20)
+                    if value == 0x09 {
+                        out.append(keepNewlines ? 0x09 : 0x20)
+                    } else if isLineBreak(value) {
+                        out.append(keepNewlines && value != 0x0D ? 0x0A : 0x20)
                     }
                 } else {
                     TextScan.appendScalar(bytes, range, to: &out)
@@ -30,8 +32,8 @@ public enum StoredText {
             var pendingSpace = false
             TextScan.forEachScalar(bytes) { value, range in
                 if isForbidden(value) {
-                    // Newline, tab and CR become spaces; every other control simply disappears.
-                    if value == 0x0A || value == 0x09 || value == 0x0D { pendingSpace = !out.isEmpty }
+                    // Line breaks and tab become spaces; every other hidden character disappears.
+                    if value == 0x09 || isLineBreak(value) { pendingSpace = !out.isEmpty }
                 } else if isWhitespace(value) {
                     pendingSpace = !out.isEmpty
                 } else {
@@ -55,7 +57,7 @@ public enum StoredText {
             // line followed it (runs of empty lines keep one blank line; none at either end).
             var pendingBreaks = 0
             TextScan.forEachScalar(bytes) { value, range in
-                if value == 0x0A {
+                if isLineBreak(value) && value != 0x0D {
                     if lineHasText {
                         lineHasText = false
                         pendingBreaks = 1
@@ -106,19 +108,16 @@ public enum StoredText {
 
     static func isForbidden(_ scalar: Unicode.Scalar) -> Bool { isForbidden(scalar.value) }
 
+    /// Every hidden character except the direction marks, which only set the direction of
+    /// neutral characters next to them and cannot reorder text.
     static func isForbidden(_ value: UInt32) -> Bool {
-        switch value {
-        case 0x00...0x1F, 0x7F...0x9F: true                 // C0 and C1 controls
-        case 0x200B...0x200D: true                          // zero-width (LRM and RLM are kept, see below)
-        case 0x202A...0x202E: true                          // embeddings and overrides
-        case 0x2066...0x2069: true                          // isolates
-        case 0xFEFF, 0xFFFE, 0xFFFF: true                   // BOM, non-characters
-        // The marks LRM U+200E, RLM U+200F and ALM U+061C only set the direction of neutral
-        // characters next to them (a Hebrew title ending in "2024!" needs its RLM); they cannot
-        // reorder text the way embeddings, overrides and isolates do, so they stay.
-        default: false
+        switch HiddenCharacter.kind(value) {
+        case nil, .directionMark?: false
+        default: true
         }
     }
+
+    static func isLineBreak(_ value: UInt32) -> Bool { HiddenCharacter.kind(value) == .lineBreak }
 
     static func foldWhitespace(_ text: String) -> String {
         TextScan.transform(text) { bytes, out in

@@ -22,7 +22,7 @@ import WebSub
 struct DaemonMode {
     let context: RunContext
     let allowedNetworks: [CIDR]
-    let metricsAddress: MetricsAddress?
+    let metricsAddress: ListenAddress?
 
     func run() async -> Int32 {
         guard let conninfo = context.requiredDatabaseURL() else { return ExitStatus.usage }
