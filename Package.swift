@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "PulseModel", dependencies: ["TextSupport"], path: "Sources/Support/PulseModel"),
         // feeds.yaml and the environment, parsed into validated values.
         // Yams composes feeds.yaml; it imports Foundation, so the binary links swift-corelibs-foundation.
-        .target(name: "PulseConfig", dependencies: ["PulseModel", "TextSupport", "AddressPolicy", .product(name: "Yams", package: "Yams")], path: "Sources/Config/PulseConfig"),
+        .target(name: "PulseConfig", dependencies: ["PulseModel", "TextSupport", "AddressPolicy", "CanonicalURL", .product(name: "Yams", package: "Yams")], path: "Sources/Config/PulseConfig"),
         // IP address parsing and the SSRF range policy, shared by the fetcher and stored-URL rules.
         .target(name: "AddressPolicy", path: "Sources/Support/AddressPolicy"),
         // URL canonicalisation bit-compatible with the old Go worker, and stored-URL rules.
@@ -52,7 +52,7 @@ let package = Package(
         ], path: "Sources/Fetch/HTTPFetcher"),
         // Sources from and to files (`--import-sources`, `--export-sources`): TSV, CSV and OPML (read by
         // FeedParser's libxml2 set-up), every row validated by PulseConfig's source rules.
-        .target(name: "SourceImport", dependencies: ["PulseConfig", "FeedParser", "PulseModel"], path: "Sources/Config/SourceImport"),
+        .target(name: "SourceImport", dependencies: ["PulseConfig", "FeedParser", "PulseModel", "CanonicalURL"], path: "Sources/Config/SourceImport"),
         // RSS/Atom with libxml2's streaming reader: formats, extensions, encodings, hostile-input guards.
         .target(name: "FeedParser", dependencies: ["CLibXML2", "CanonicalURL", "WebText", "PulseModel"], path: "Sources/Parse/FeedParser"),
         // The one table of HTML named entities and the charset evidence shared by feeds and pages.
@@ -186,7 +186,9 @@ let package = Package(
         .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "PulseModel", "CanonicalURL"], exclude: ["Fixtures"]),
         .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
-        .testTarget(name: "SourceImportTests", dependencies: ["SourceImport", "PulseConfig", "FeedParser", "PulseModel"]),
+        .testTarget(name: "SourceImportTests", dependencies: [
+            "SourceImport", "PulseConfig", "FeedParser", "PulseModel", "ArticleStore", "Postgres", "TestSupport",
+        ]),
         .testTarget(name: "WebTextTests", dependencies: ["WebText"]),
         .testTarget(name: "WebSubTests", dependencies: [
             "WebSub", "ArticleStore", "Ingestion", "HTTPFetcher", "LoopbackHTTPServer", "Postgres", "PulseModel",

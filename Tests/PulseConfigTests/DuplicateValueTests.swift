@@ -64,6 +64,20 @@ import Testing
         ], "\(found.map(\.description).joined(separator: "\n"))")
     }
 
+    /// One feed with its host in capitals, its default port or a fragment is one feed (the
+    /// project's URL canonicalisation, less the default port); another port or scheme is another.
+    @Test func spellingsOfOneFeedAreDuplicates() {
+        let feeds = ["https://example.com/rss", "https://EXAMPLE.com/rss", "https://example.com:443/rss",
+                     "https://example.com/rss#frag", "https://example.com:8443/rss", "http://example.com/rss"]
+        let yaml = "version: 1\nsources:\n" + feeds.enumerated().map { index, feed in
+            "  - {slug: s\(index), name: S, feed_url: '\(feed)', category: world, language: en}\n"
+        }.joined()
+        #expect(issues(yaml).map(\.description) == (1...3).map { index in
+            "bad.yaml:\(index + 3): source 's\(index)': feed_url is already used by source 's0' (line 3, "
+                + "as 'https://example.com/rss'); each feed must be listed once"
+        })
+    }
+
     @Test func categoryDuplicatesNameBothLines() {
         let yaml = """
             version: 1

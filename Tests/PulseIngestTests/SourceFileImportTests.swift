@@ -205,4 +205,22 @@ struct SourceFileImportTests {
             #expect(second.stdout.contains("sources: 0 new, 0 updated, \(count) unchanged"), "\(second.stdout.prefix(300))")
         }
     }
+
+    /// A file above the row limit is refused before it is parsed, naming the limit and what to do,
+    /// and nothing is written (a million rows once took 1.77 GB and then the statement timeout).
+    @Test func aFileAboveTheRowLimitIsRefusedBeforeAnyWork() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        var text = "slug\tname\tfeed_url\tcategory\tlanguage\n"
+        for index in 0...100_000 { text += "g-\(index)\tG\thttps://g\(index).example/rss\tworld\ten\n" }
+        let file = try folder.write("huge.tsv", text)
+        try await TestDatabase.with { database in
+            try await Self.migrated(database, config: folder.config)
+            let refused = try await Self.run(["--import-sources", file, "--config", folder.config], database)
+            #expect(refused.status == 65)
+            #expect(refused.stderr.contains("huge.tsv: 100,001 rows, more than the 100,000 one import takes"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("split it into files of at most 100,000 rows, each with the header row"))
+            #expect(try await Self.storedSources(database).isEmpty)
+        }
+    }
 }

@@ -43,15 +43,6 @@ struct ExportTests {
             """)
     }
 
-    @Test func tsvRefusesWhatItCannotCarry() {
-        var source = Self.sample[0]
-        source.name = "two\tcolumns"
-        #expect(throws: SourceExportError(slug: "alpha", column: "name",
-                                          reason: "holds a tab or a line break, which TSV cannot carry: export as CSV or OPML")) {
-            try SourceExport.render([source], categories: Self.categories, as: .tsv)
-        }
-    }
-
     @Test func csvQuotesPerRFC4180() throws {
         var source = Self.sample[1]
         source.name = "Line\nbreak, \"and\" quotes"

@@ -127,4 +127,23 @@ struct OPMLFileTests {
             + [0xEA] + Array("ncia\" xmlUrl=\"https://c.example/\"/></body></opml>".utf8)
         #expect(try OPMLParser.parse(latin1).outlines.first?.attribute("text") == "Ciência")
     }
+
+    /// As TSV and CSV: a byte that is not UTF-8 or a NUL is refused on its line, never guessed at
+    /// as Latin-1 or dropped.
+    @Test func invalidUTF8AndControlCharactersAreRefusedOnTheirLine() {
+        let lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<opml version=\"2.0\"><body>",
+                     "<outline text=\"Caf\u{E9}\" xmlUrl=\"https://cafe.example/rss\"/>", "</body></opml>"]
+        func read(_ third: [UInt8]) -> [String] {
+            var bytes = Array((lines[0] + "\n" + lines[1] + "\n").utf8) + third + Array(("\n" + lines[3] + "\n").utf8)
+            bytes.insert(contentsOf: [0xEF, 0xBB, 0xBF], at: 0)
+            return SourceFile.read(bytes, name: "x.opml", format: .opml).issues.map { "\($0.line ?? 0): \($0.message)" }
+        }
+        #expect(read(Array(lines[2].utf8)).isEmpty)
+        let latin1 = Array("<outline text=\"Caf".utf8) + [0xE9] + Array("\" xmlUrl=\"https://cafe.example/rss\"/>".utf8)
+        #expect(read(latin1) == ["3: not UTF-8 text (save the file as UTF-8)"])
+        #expect(read(Array("<outline text=\"Ca\u{0}f\" xmlUrl=\"https://cafe.example/rss\"/>".utf8))
+                == ["3: holds a NUL byte, which XML 1.0 cannot carry"])
+        #expect(read(Array("<outline text=\"Ca\u{1B}[31m\" xmlUrl=\"https://cafe.example/rss\"/>".utf8))
+                == ["3: holds the control character U+001B, which XML 1.0 cannot carry"])
+    }
 }

@@ -1,3 +1,4 @@
+import CanonicalURL
 
 /// Parses and validates the `sources` list; every message names the source.
 struct SourceListParser {
@@ -14,7 +15,8 @@ struct SourceListParser {
         let slugs = nodes.map { Self.rawValue(of: $0, key: "slug") }
         let feeds = nodes.map { Self.rawValue(of: $0, key: "feed_url") }
         let earlierSlug = earlierDuplicates(slugs.map { $0?.text })
-        let earlierFeed = earlierDuplicates(feeds.map { $0?.text })
+        // One feed written two ways (host case, a default port, a fragment) is one feed.
+        let earlierFeed = earlierDuplicates(feeds.map { $0.map { CanonicalURL.feedIdentity($0.text) } })
         var labels: [String] = []
         labels.reserveCapacity(nodes.count)
         var sources: [SourceConfig] = []
@@ -29,8 +31,9 @@ struct SourceListParser {
                 diag.error("duplicate source slug '\(FieldRules.printable(slug.text))' (first on line \(firstLine), "
                            + "again on line \(slug.line))", at: map.mark(of: "slug"), source: label)
             }
-            if feeds[index] != nil, let first = earlierFeed[index], let firstLine = feeds[first]?.line {
-                diag.error("feed_url is already used by source '\(labels[first])' (line \(firstLine)); "
+            if let feed = feeds[index], let first = earlierFeed[index], let earlier = feeds[first] {
+                let spelling = earlier.text == feed.text ? "" : ", as '\(FieldRules.printable(String(earlier.text.prefix(200))))'"
+                diag.error("feed_url is already used by source '\(labels[first])' (line \(earlier.line)\(spelling)); "
                            + "each feed must be listed once", at: map.mark(of: "feed_url"), source: label)
             }
             guard let source = parseSource(map, label: label) else { continue }

@@ -29,6 +29,12 @@ enum DelimitedText {
         return nil
     }
 
+    /// The line and value of the first C0 control byte other than `allowed`, or nil.
+    static func firstControl(in bytes: ArraySlice<UInt8>, allowing allowed: Set<UInt8>) -> (line: Int, byte: UInt8)? {
+        guard let index = bytes.firstIndex(where: { $0 < 0x20 && !allowed.contains($0) }) else { return nil }
+        return (1 + bytes[..<index].count { $0 == newline }, bytes[index])
+    }
+
     /// TSV as IANA's text/tab-separated-values defines it: one record per line, fields split at
     /// tabs, no quoting (a value cannot hold a tab or a line break). A CR before the LF is dropped.
     static func tsvRecords(_ bytes: ArraySlice<UInt8>) -> [Record] {

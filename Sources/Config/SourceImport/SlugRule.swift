@@ -23,13 +23,35 @@ enum SlugRule {
 
     /// `base`, or `base-N` with the smallest N >= 2 not in `taken`, within the length limit.
     static func unused(_ base: String, taken: Set<String>) -> String {
-        guard taken.contains(base) else { return base }
-        var number = 2
-        while true {
-            let suffix = "-\(number)"
-            let slug = cut(base, to: maxLength - suffix.count) + suffix
-            if !taken.contains(slug) { return slug }
-            number += 1
+        var slugs = Taken(taken)
+        return slugs.unused(base)
+    }
+
+    /// The slugs in use, and for each base the number its search for a free `-N` reached. Slugs
+    /// are only ever added, so every number below that one is still taken and the next search
+    /// starts there: N rows of one name cost N look-ups in all, not N²/2 (20,000 rows of one name
+    /// took 41 s when every search started again from `-2`).
+    struct Taken {
+        private var slugs: Set<String>
+        private var searched: [String: Int] = [:]
+
+        init<Slugs: Sequence<String>>(_ slugs: Slugs) { self.slugs = Set(slugs) }
+
+        mutating func insert(_ slug: String) { slugs.insert(slug) }
+
+        /// `base`, or `base-N` with the smallest N >= 2 not taken, within the length limit.
+        mutating func unused(_ base: String) -> String {
+            guard slugs.contains(base) else { return base }
+            var number = searched[base] ?? 2
+            while true {
+                let suffix = "-\(number)"
+                let slug = SlugRule.cut(base, to: SlugRule.maxLength - suffix.count) + suffix
+                if !slugs.contains(slug) {
+                    searched[base] = number
+                    return slug
+                }
+                number += 1
+            }
         }
     }
 

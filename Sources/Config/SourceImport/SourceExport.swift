@@ -14,11 +14,14 @@ public struct SourceExportError: Error, Sendable, Equatable, CustomStringConvert
 /// column is written (an empty cell, or no OPML attribute, only for a NULL), with the header row
 /// `SourceTable.columns`.
 ///
-/// - TSV: values as they are, a tab between them, LF after each row. A value holding a tab, CR or
-///   LF is refused (TSV has no quoting; no valid source value holds one, so only a row written by
-///   something else can).
+/// - TSV: a tab between values, LF after each row; a backslash, tab, CR, LF or other control
+///   character in a value is escaped (`CellText.tsvEscaped`: no valid source value holds one, but a
+///   row written into the database by hand can, and must not fail the export of every row).
 /// - CSV (RFC 4180): a value holding a comma, a quote, CR or LF is quoted, its quotes doubled;
 ///   CRLF after each row.
+/// - In both, a value that starts with `=`, `+`, `-`, `@`, a tab, CR or `'` gets a leading `'`
+///   (`CellText.marked`), so a spreadsheet shows it as text rather than running it as a formula;
+///   the import takes it off again.
 /// - OPML 2.0: one folder outline per category (its name), each feed an `rss` outline with `text`
 ///   and `title` (the name), `xmlUrl`, `htmlUrl`, and the other columns as `pulse:` attributes
 ///   (`SourceFile.opmlNamespace`); sources of no known category are outlines of the body. Tabs and
@@ -28,8 +31,8 @@ public enum SourceExport {
     public static func render(_ sources: [SourceDefinition], categories: [CategoryDefinition],
                               as format: SourceFileFormat) throws(SourceExportError) -> String {
         switch format {
-        case .tsv: return try delimited(sources, separator: "\t", lineEnd: "\n", field: tsvField)
-        case .csv: return try delimited(sources, separator: ",", lineEnd: "\r\n", field: csvField)
+        case .tsv: return delimited(sources, separator: "\t", lineEnd: "\n", field: tsvField)
+        case .csv: return delimited(sources, separator: ",", lineEnd: "\r\n", field: csvField)
         case .opml: return try opml(sources, categories: categories)
         }
     }
@@ -48,32 +51,27 @@ public enum SourceExport {
         return cells
     }
 
-    private static func delimited(
-        _ sources: [SourceDefinition], separator: String, lineEnd: String,
-        field: (String, _ slug: String, _ column: String) throws(SourceExportError) -> String
-    ) throws(SourceExportError) -> String {
+    private static func delimited(_ sources: [SourceDefinition], separator: String, lineEnd: String,
+                                  field: (String) -> String) -> String {
         var text = SourceTable.columns.joined(separator: separator) + lineEnd
         for source in sources {
             var first = true
-            for (column, value) in cells(source) {
+            for (_, value) in cells(source) {
                 if !first { text += separator }
                 first = false
-                text += try field(value ?? "", source.slug, column)
+                text += field(value ?? "")
             }
             text += lineEnd
         }
         return text
     }
 
-    private static func tsvField(_ value: String, slug: String, column: String) throws(SourceExportError) -> String {
-        if value.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
-            throw SourceExportError(slug: slug, column: column,
-                                    reason: "holds a tab or a line break, which TSV cannot carry: export as CSV or OPML")
-        }
-        return value
+    private static func tsvField(_ value: String) -> String {
+        CellText.tsvEscaped(CellText.marked(value))
     }
 
-    private static func csvField(_ value: String, slug: String, column: String) -> String {
+    private static func csvField(_ raw: String) -> String {
+        let value = CellText.marked(raw)
         guard value.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return value }
         var quoted = "\""
         for character in value.unicodeScalars {

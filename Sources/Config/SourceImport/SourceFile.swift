@@ -76,6 +76,18 @@ public struct SourceFile: Sendable, Equatable {
     // MARK: OPML
 
     private mutating func readOPML(_ bytes: [UInt8]) {
+        // An import file is UTF-8, whatever its XML declaration says, as a TSV or CSV is: the
+        // feed parser's charset guessing would read a stray byte as Latin-1 and drop a NUL.
+        var body = bytes[...]
+        if body.starts(with: Self.utf8BOM) { body = body.dropFirst(3) }
+        if let line = DelimitedText.firstLineNotUTF8(body) {
+            return issue("not UTF-8 text (save the file as UTF-8)", line: line)
+        }
+        if let (line, byte) = DelimitedText.firstControl(in: body, allowing: [0x09, 0x0A, 0x0D]) {
+            let name = byte == 0 ? "a NUL byte" : "the control character U+00" + (byte < 0x10 ? "0" : "")
+                + String(byte, radix: 16, uppercase: true)
+            return issue("holds \(name), which XML 1.0 cannot carry", line: line)
+        }
         let document: OPMLDocument
         do {
             document = try OPMLParser.parse(bytes)
@@ -157,8 +169,10 @@ public struct SourceFile: Sendable, Equatable {
                 continue
             }
             var row = SourceRow(line: record.line)
-            for (field, key) in zip(record.fields, keys) where !field.value.isEmpty {
-                if let key { row.cells.append(SourceRow.Cell(key: key, value: field.value, line: field.line)) }
+            for (field, key) in zip(record.fields, keys) {
+                // What the export wrote (SourceExport): TSV escapes, then the spreadsheet mark.
+                let value = CellText.unmarked(format == .tsv ? CellText.tsvUnescaped(field.value) : field.value)
+                if let key, !value.isEmpty { row.cells.append(SourceRow.Cell(key: key, value: value, line: field.line)) }
             }
             rows.append(ImportRow(row: row))
         }

@@ -1,3 +1,4 @@
+import CanonicalURL
 import PulseConfig
 import PulseModel
 
@@ -32,15 +33,20 @@ public enum SourceImport {
         var issues = file.issues
         var rows = file.rows.map(\.row)
         let storedByFeed = slugsByFeed(settings.stored)
-        var taken = Set(settings.stored.map(\.slug))
+        /// The stored sources of a feed, by its identity (not computed against an empty database).
+        func storedSlugs(_ feed: String?) -> [String]? {
+            guard let feed, !storedByFeed.isEmpty else { return nil }
+            return storedByFeed[CanonicalURL.feedIdentity(feed)]
+        }
+        var taken = SlugRule.Taken(settings.stored.map(\.slug))
         for row in rows { if let slug = row.value("slug") { taken.insert(slug) } }
 
         for index in rows.indices {
             let folders = file.rows[index].folders
             if rows[index].value("slug") == nil {
-                let slug = storedByFeed[rows[index].value("feed_url") ?? ""]?.first
-                    ?? SlugRule.unused(SlugRule.base(name: rows[index].value("name"), feedURL: rows[index].value("feed_url")),
-                                       taken: taken)
+                let feed = rows[index].value("feed_url")
+                let slug = storedSlugs(feed)?.first
+                    ?? taken.unused(SlugRule.base(name: rows[index].value("name"), feedURL: feed))
                 taken.insert(slug)
                 rows[index].set("slug", to: slug)
             }
@@ -75,7 +81,7 @@ public enum SourceImport {
         let listed = Set(rows.compactMap { $0.value("slug") })
         for row in rows {
             guard let feed = row.cells.first(where: { $0.key == "feed_url" }),
-                  let other = storedByFeed[feed.value]?.first(where: { !listed.contains($0) })
+                  let other = storedSlugs(feed.value)?.first(where: { !listed.contains($0) })
             else { continue }
             issues.append(ConfigIssue(
                 file: file.name, line: feed.line, source: row.value("slug"),
@@ -94,10 +100,12 @@ public enum SourceImport {
         return .success(validated.sources)
     }
 
-    /// Each stored feed URL with the slugs that have it, in slug order.
+    /// Each stored feed (`CanonicalURL.feedIdentity` of its URL) with the slugs that have it, in slug order.
     private static func slugsByFeed(_ stored: [SourceDefinition]) -> [String: [String]] {
         var slugs: [String: [String]] = [:]
-        for source in stored.sorted(by: { $0.slug < $1.slug }) { slugs[source.feedURL, default: []].append(source.slug) }
+        for source in stored.sorted(by: { $0.slug < $1.slug }) {
+            slugs[CanonicalURL.feedIdentity(source.feedURL), default: []].append(source.slug)
+        }
         return slugs
     }
 }

@@ -44,7 +44,8 @@ struct PulseIngest: AsyncParsableCommand {
         discussion: """
             Format: --format, else the extension (.tsv/.tab, .csv, .opml/.xml), else the content \
             (first character '<': OPML; a tab in the first line: TSV; else CSV). Rows are \
-            validated as feeds.yaml sources; on any problem nothing is written (status 64).
+            validated as feeds.yaml sources; on any problem nothing is written (status 64). \
+            At most 100,000 rows a file (a larger one is refused unread, status 65: split it).
             """,
         valueName: "file"))
     var importSources: String?

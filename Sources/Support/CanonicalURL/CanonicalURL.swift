@@ -7,7 +7,33 @@ import CLibCrypto
 /// `&`-separated pieces by byte order, `URL.String()`. A URL Go cannot parse is kept verbatim.
 public enum CanonicalURL {
     public static func canonicalize(_ raw: String) -> String {
+        guard let url = try? GoURL.parse(Array(raw.utf8)) else { return raw }
+        return canonical(url)
+    }
+
+    /// The key two feed URLs share when they name one feed: `canonicalize`, and a port that is the
+    /// scheme's default (`:80` for http, `:443` for https, or an empty one) left out. Only for
+    /// comparing sources (duplicates in feeds.yaml and in imported catalogues); never stored, and
+    /// never the article key, which keeps the port as the Go worker did.
+    public static func feedIdentity(_ raw: String) -> String {
         guard var url = try? GoURL.parse(Array(raw.utf8)) else { return raw }
+        let defaultPort: String? = switch String(decoding: ByteText.goLowercased(url.scheme), as: UTF8.self) {
+        case "https": ":443"
+        case "http": ":80"
+        default: nil
+        }
+        if let defaultPort {
+            for port in [defaultPort, ":"]
+            where url.host.count > port.utf8.count && url.host.suffix(port.utf8.count).elementsEqual(port.utf8) {
+                url.host.removeLast(port.utf8.count)
+                break
+            }
+        }
+        return canonical(url)
+    }
+
+    private static func canonical(_ parsed: GoURL) -> String {
+        var url = parsed
         url.fragment = []
         url.rawFragment = []
         url.scheme = ByteText.goLowercased(url.scheme)

@@ -9,7 +9,8 @@ import SourceImport
 /// `--import-sources FILE`: adds and updates sources from a TSV, CSV or OPML file with the source
 /// sync `--migrate` uses, after validating every row as a feeds.yaml source (the config's defaults
 /// and categories, and the database's categories). Any problem: all of them on standard error with
-/// their lines, nothing written, status 64. Never deactivates a source the file does not list.
+/// their lines, nothing written, status 64. Never deactivates a source the file does not list. A
+/// file of more rows than `ImportLimit.maxRows` is refused (status 65) before it is read.
 struct ImportSourcesMode {
     let context: RunContext
     let path: String
@@ -34,7 +35,12 @@ struct ImportSourcesMode {
             context.fail("--import-sources \(name): cannot read it: \(String(cString: strerror(code)))")
             return ExitStatus.dataError
         }
-        let file = SourceFile.read(bytes, name: name, format: format ?? SourceFileFormat.detect(path: path, bytes: bytes))
+        let format = format ?? SourceFileFormat.detect(path: path, bytes: bytes)
+        if let refusal = ImportLimit.refusal(rows: ImportLimit.rowCount(bytes, format: format), format: format) {
+            context.fail("--import-sources \(name): \(refusal)")
+            return ExitStatus.dataError
+        }
+        let file = SourceFile.read(bytes, name: name, format: format)
         do {
             let connection = try await PostgresConnection.connect(settings: context.connectionSettings(conninfo),
                                                                   logger: context.logger)
