@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FoundationEssentials
 import PulseConfig
 import PulseModel
 
@@ -46,6 +47,14 @@ func readWholeFile(_ path: String, limit: Int = localInputLimit) -> Result<[UInt
         case .tooLarge(let limit): .tooLarge(limit: limit)
         }
     }
+}
+
+/// One JSON line of a dump mode, without its newline: JSONEncoder with sorted keys and slashes left
+/// as they are. The values are strings, integers and booleans, which always encode.
+func jsonLine<T: Encodable>(_ value: T) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
 }
 
 /// A message on standard error, written whole and at once (it may be the process's last words).
