@@ -39,7 +39,7 @@ enum FileReadFailure: Error, CustomStringConvertible {
 /// feed, 5 MiB for a page), and a bound on memory when the "file" is a pipe or `/dev/zero`.
 let localInputLimit = 128 << 20
 
-/// A whole file as bytes (a pipe too), at most `limit`; see `LocalFile.read`.
+/// A whole file as bytes (a pipe too), at most `limit`; see `LocalFile.contents`.
 func readWholeFile(_ path: String, limit: Int = localInputLimit) -> Result<[UInt8], FileReadFailure> {
     LocalFile.contents(of: path, limit: limit).mapError { failure in
         switch failure {
