@@ -66,7 +66,7 @@ bench-scale: release
 bench-websub: release
 	bash Tests/Benchmarks/websub-bench.sh
 
-# Accuracy of the stored-language rule, old and new side by side, on labelled texts we wrote.
+# Accuracy of the stored-language rule on labelled texts we wrote.
 bench-language: deps
 	$(SWIFT) build -c release --product language-bench
 	.build/release/language-bench Tests/Benchmarks/language/*.tsv Tests/LanguageTaggerTests/Fixtures/*.tsv

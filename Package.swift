@@ -160,7 +160,7 @@ let package = Package(
         // CPU and peak RSS stayed the same, and a start costs about 0.1 ms more (one small library).
         linkerSettings: [.linkedLibrary("mimalloc")]),
 
-        // `make bench-language`: old and new language rules side by side on labelled texts.
+        // `make bench-language`: accuracy of the language rule on labelled texts.
         .executableTarget(name: "language-bench", dependencies: ["LanguageTagger"], path: "Tests/Benchmarks/LanguageBench"),
         // `make fuzz`: mutates Tests/Fuzz/Corpus through the feed parser and the page analyser.
         .executableTarget(name: "pulse-fuzz", dependencies: ["FeedParser", "Enrichment", "HTMLDocument"], path: "Tests/Fuzz/Driver"),

@@ -64,9 +64,4 @@ struct DateTests {
         #expect(doc.items[0].publishedAt == nil)
         #expect(doc.items[0].effectiveDate == nil)
     }
-
-    @Test func rfc3339Output() {
-        #expect(FeedJSON.rfc3339(utc(2003, 6, 10, 4, 5, 6)) == "2003-06-10T04:05:06Z")
-        #expect(FeedJSON.rfc3339(utc(1969, 12, 31, 23, 59, 59)) == "1969-12-31T23:59:59Z")
-    }
 }

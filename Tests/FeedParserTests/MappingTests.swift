@@ -72,38 +72,6 @@ struct MappingTests {
         #expect(HTMLText.extract("<pre>a\n  b</pre>").text == "a\nb")
     }
 
-    @Test func jsonDump() throws {
-        let doc = try Fixture.parse("rss092.xml")
-        let json = FeedJSON.dump(doc)
-        #expect(json.hasPrefix("{\"format\": \"rss092\", \"recovered\": false, \"feed\": {\"title\": \"Radio 0.92\", \"link\": \"http://radio.example.com/\", \"language\": null}, \"items\": [{\"title\": \"Show one\""))
-        #expect(json.contains("\"media_type\": \"podcast\""))
-        #expect(json.contains("\"published_at\": null"))
-        #expect(json.hasSuffix("\"media_duration\": null}], \"dropped\": []}"))
-        let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
-        #expect((parsed?["items"] as? [Any])?.count == 1)
-        #expect(FeedJSON.error("bad \"x\"\n") == "{\"error\": \"bad \\\"x\\\"\\n\"}")
-    }
-
-    /// Every escape class, and random strings over the bytes that need one (and their
-    /// neighbours), survive a round trip through a real JSON parser; U+2028/U+2029 and the
-    /// controls come out as \u escapes, and other E2-led characters (dashes, quotes) as they are.
-    @Test func jsonEscapingRoundTrips() throws {
-        let fixed = "q\"b\\n\nr\rt\tc\u{1}\u{1F}d\u{7F}ls\u{2028}ps\u{2029}dash\u{2014}quote\u{201C}e\u{2027}\u{202A}"
-        let json = FeedJSON.error(fixed)
-        #expect(json == #"{"error": "q\"b\\n\nr\rt\tc\u0001\u001fd\u007fls\u2028ps\u2029dash—quote“e\#u{2027}\#u{202A}"}"#)
-        let alphabet: [Character] = ["a", " ", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{8}", "\u{1B}", "\u{7F}",
-                                     "\u{80}", "\u{2028}", "\u{2029}", "\u{2014}", "\u{2030}", "\u{E000}", "é", "東"]
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<500 {
-            let text = String((0..<Int.random(in: 0...64, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
-            let line = FeedJSON.error(text)
-            #expect(!line.utf8.contains { $0 < 0x20 })
-            #expect(!line.contains("\u{2028}") && !line.contains("\u{2029}"))
-            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
-            #expect(object?["error"] == text, "\(Array(text.unicodeScalars))")
-        }
-    }
-
     @Test func dataOverloadAndNoBaseURL() throws {
         let xml = "<rss version=\"2.0\"><channel><title>d</title><item><title>rel</title><link>/x</link></item></channel></rss>"
         let doc = try FeedParser.parse(Data(xml.utf8), contentType: "application/rss+xml", baseURL: nil)

@@ -1,53 +1,15 @@
 import Testing
 @testable import FeedParser
 
-/// The word-at-a-time test that lets JSON escaping skip eight bytes must agree with a byte-by-byte
-/// check: a false "nothing here" would let a quote or a control through unescaped.
-@Suite struct JSONEscapeScanTests {
-    static func needsLook(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2
-    }
-
-    static func reference(_ word: UInt64) -> Bool {
-        (0..<8).contains { needsLook(UInt8(truncatingIfNeeded: word >> (8 * UInt64($0)))) }
-    }
-
+/// The sanitizer copies eight bytes at once when plainWord says the byte loop would copy each of
+/// them unchanged; any disagreement would change stored text.
+@Suite struct SanitizerWordScanTests {
     static func word(filler: UInt8, byte: UInt8, at position: Int) -> UInt64 {
         var w: UInt64 = 0
         for p in 0..<8 { w |= UInt64(p == position ? byte : filler) << (8 * UInt64(p)) }
         return w
     }
 
-    @Test func everyByteAtEveryPositionAmongFillers() {
-        // Fillers either side of the thresholds: the subtraction borrows differ around them.
-        for filler: UInt8 in [0x20, 0x21, 0x41, 0x7E, 0x80, 0xC3, 0xE1, 0xE3, 0xFF] {
-            for byte in 0...255 {
-                for position in 0..<8 {
-                    let w = Self.word(filler: filler, byte: UInt8(byte), at: position)
-                    #expect(FeedJSON.JSONBytes.mayNeedEscape(w) == Self.reference(w),
-                            "filler \(filler) byte \(byte) at \(position)")
-                }
-            }
-        }
-    }
-
-    @Test func randomWords() {
-        var generator = SystemRandomNumberGenerator()
-        let interesting: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xE1, 0xE2, 0xE3, 0xFF]
-        for _ in 0..<200_000 {
-            var w: UInt64 = 0
-            for p in 0..<8 {
-                let b = Bool.random(using: &generator) ? interesting.randomElement(using: &generator)! : UInt8.random(in: 0...255, using: &generator)
-                w |= UInt64(b) << (8 * UInt64(p))
-            }
-            #expect(FeedJSON.JSONBytes.mayNeedEscape(w) == Self.reference(w), "\(String(w, radix: 16))")
-        }
-    }
-}
-
-/// The sanitizer copies eight bytes at once when plainWord says the byte loop would copy each of
-/// them unchanged; any disagreement would change stored text.
-@Suite struct SanitizerWordScanTests {
     static func reference(_ w: UInt64) -> Bool {
         let bytes = (0..<8).map { UInt8(truncatingIfNeeded: w >> (8 * UInt64($0))) }
         guard bytes.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }), bytes[7] != 0x20 else { return false }
@@ -58,7 +20,7 @@ import Testing
         for filler: UInt8 in [0x20, 0x21, 0x41, 0x7E, 0x7F, 0x80, 0xC3] {
             for byte in 0...255 {
                 for position in 0..<8 {
-                    let w = JSONEscapeScanTests.word(filler: filler, byte: UInt8(byte), at: position)
+                    let w = SanitizerWordScanTests.word(filler: filler, byte: UInt8(byte), at: position)
                     #expect(TextSanitizer.plainWord(w) == Self.reference(w), "filler \(filler) byte \(byte) at \(position)")
                 }
             }
@@ -98,7 +60,7 @@ import Testing
         for filler: UInt8 in [0x20, 0x21, 0x3B, 0x3D, 0x41, 0x7F, 0x80, 0xEE, 0xF0, 0xFF] {
             for byte in 0...255 {
                 for position in 0..<8 {
-                    let w = JSONEscapeScanTests.word(filler: filler, byte: UInt8(byte), at: position)
+                    let w = SanitizerWordScanTests.word(filler: filler, byte: UInt8(byte), at: position)
                     #expect(SimpleHTML.Reader.plainText(w) == Self.reference(w), "filler \(filler) byte \(byte) at \(position)")
                 }
             }

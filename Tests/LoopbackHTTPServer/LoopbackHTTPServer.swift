@@ -4,11 +4,12 @@ import Synchronization
 import Glibc
 #endif
 
-/// A deliberately small HTTP/1.1 server for integration tests, the demo and the benchmark's feed
-/// farm: it listens on 127.0.0.1 only, on an ephemeral port, serves each connection on its own
-/// thread, answers one request per connection (`Connection: close`) and routes by path to canned
-/// behaviours. Hand-written: the packages here offer no server without SwiftNIO's build cost, and
-/// tests need byte-level control (trickling, lying headers, bombs).
+/// A deliberately small HTTP/1.1 server for the integration tests (the demo and the benchmarks'
+/// feed farm are Tests/Benchmarks/feed-farm.py): it listens on 127.0.0.1 only, on an ephemeral
+/// port, serves each connection on its own thread, answers one request per connection
+/// (`Connection: close`) and routes by path to canned behaviours. Hand-written although Hummingbird
+/// is in the package: a route writes the raw bytes to the socket itself, which tests need
+/// (trickled bodies, lying Content-Length, gzip bombs).
 public final class LoopbackHTTPServer: Sendable {
     public struct Request: Sendable {
         public let method: String

@@ -4,9 +4,10 @@ import Glibc
 import Darwin
 #endif
 
-/// A local file read whole, for the dump modes' inputs and feeds.yaml. open/fstat/read rather than
-/// FileManager: its set-up was ~0.1 ms of a small document's `--dump-feed`, and the service does
-/// not link swift-corelibs-foundation's `FileHandle`.
+/// A local file read whole: feeds.yaml, PULSE_CA_FILE, `--import-sources` and the dump modes'
+/// inputs. open/fstat/read rather than FileManager or Data(contentsOf:): those take no size limit
+/// (a pipe or `/dev/zero` would be read until memory ran out) and do not say the errno that the
+/// messages name.
 public enum LocalFile {
     public enum Failure: Error, Equatable {
         /// open or read failed with this errno; a folder fails with EISDIR.

@@ -7,9 +7,7 @@ public struct LanguageDetection: Sendable, Equatable {
     public var rawCode: String
     /// Share of the scored text in `code`'s language, 0...100.
     public var percent: Int
-    /// Whether the rule trusts the answer: CLD2's own is_reliable (`cld2Reliable`), or that plus
-    /// `LanguageTagger.minimumTextBytes` letter bytes (`bestEffortGated`, where the best-effort flag
-    /// makes CLD2 call even one word reliable).
+    /// Whether the answer is trusted: CLD2's own is_reliable (without its best-effort flag).
     public var reliable: Bool
     /// Letter bytes CLD2 actually scored (spaces, digits and punctuation are not counted).
     public var textBytes: Int

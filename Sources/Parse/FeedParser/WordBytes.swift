@@ -1,5 +1,5 @@
-/// Eight bytes at a time, for the byte loops that skip plain text (JSON escaping, the sanitizer,
-/// SimpleHTML). Each test is exact for "some byte of the word is ...": the classic
+/// Eight bytes at a time, for the byte loops that skip plain text (the sanitizer, SimpleHTML).
+/// Each test is exact for "some byte of the word is ...": the classic
 /// (x - 0x01..) & ~x & 0x80.. is non-zero iff some byte of x is zero, and with 0xNN.. iff some
 /// byte is below 0xNN (NN <= 0x80). Byte k of the text is bits 8k..8k+7 (little-endian loads).
 enum WordBytes {

@@ -1,6 +1,6 @@
-// `make bench-language`: accuracy of the stored-language rule on labelled texts we wrote, the
-// rule before (CLD2 best effort + 48-letter-byte gate) and the rule now (CLD2's own is_reliable,
-// fallback on "un") side by side. Accuracy, not speed: it prints, it never fails a build.
+// `make bench-language`: accuracy of the stored-language rule (CLD2's own is_reliable, else the
+// source's language) on labelled texts we wrote, in sources of their own language, of another
+// and mixed. Accuracy, not speed: it prints, it never fails a build.
 //
 //   language-bench FILE.tsv ...   (rows: lang<TAB>title[<TAB>summary<TAB>body]; "#" starts a comment)
 import Foundation
@@ -40,9 +40,9 @@ func load(_ paths: [String]) -> [Item] {
     return items
 }
 
-func stored(_ item: Item, configured: String, rule: LanguageRule) -> String {
+func stored(_ item: Item, configured: String) -> String {
     LanguageTagger.decide(title: item.title, summary: item.summary, body: item.body, configured: configured,
-                          detectionEnabled: true, rule: rule).code
+                          detectionEnabled: true).code
 }
 
 /// A wrong source language for `truth`, deterministic: the next of the big four.
@@ -56,22 +56,18 @@ guard !paths.isEmpty else {
     exit(64)
 }
 let items = load(paths)
-let rules: [(LanguageRule, String)] = [(.bestEffortGated, "old: best effort + 48-byte gate"),
-                                       (.cld2Reliable, "new: CLD2 reliable, else source")]
 let languages = Set(items.map(\.truth)).sorted()
-func accuracy(_ cases: [(Item, String)], _ rule: LanguageRule) -> Double {
+func accuracy(_ cases: [(Item, String)]) -> Double {
     guard !cases.isEmpty else { return .nan }
-    let right = cases.filter { stored($0.0, configured: $0.1, rule: rule) == $0.0.truth }.count
+    let right = cases.filter { stored($0.0, configured: $0.1) == $0.0.truth }.count
     return Double(right) / Double(cases.count)
 }
 func row(_ label: String, _ cases: [(Item, String)]) {
-    let cells = rules.map { String(format: "%8.3f", accuracy(cases, $0.0)) }.joined(separator: "  ")
-    print(label.padding(toLength: 40, withPad: " ", startingAt: 0) + String(format: "%6d  ", cases.count) + cells)
+    print(label.padding(toLength: 40, withPad: " ", startingAt: 0) + String(format: "%6d  %8.3f", cases.count, accuracy(cases)))
 }
 
 print("Language rule on \(items.count) labelled texts in \(languages.count) languages (\(languages.joined(separator: " ")))")
-print("rules: " + rules.map { $0.1 }.joined(separator: " | "))
-print("case".padding(toLength: 40, withPad: " ", startingAt: 0) + " texts       old       new")
+print("case".padding(toLength: 40, withPad: " ", startingAt: 0) + " texts  accuracy")
 for length in Item.Length.allCases {
     row("own-language source, \(length.rawValue)", items.filter { $0.length == length }.map { ($0, $0.truth) })
 }
@@ -95,24 +91,20 @@ for source in languages {
     mixedAll += feed
 }
 row("mixed feeds (20% foreign), all", mixedAll)
-for rule in rules {
-    let worst = perSource.map { (source: $0.0, accuracy: accuracy($0.1, rule.0)) }.min { $0.accuracy < $1.accuracy }!
-    print("  worst mixed source, \(rule.0 == .cld2Reliable ? "new" : "old"): \(worst.source) \(String(format: "%.3f", worst.accuracy))")
-}
+let worst = perSource.map { (source: $0.0, accuracy: accuracy($0.1)) }.min { $0.accuracy < $1.accuracy }!
+print("  worst mixed source: \(worst.source) \(String(format: "%.3f", worst.accuracy))")
 row("mixed feeds, short texts only", mixedAll.filter { $0.0.length == .short })
 
 // What goes wrong: a stored language that is neither the truth nor the source's (a wrong
 // detection trusted), and the most common confusions.
-for (rule, name) in rules {
-    var confusions: [String: Int] = [:]
-    var trustedWrong = 0
-    for (item, source) in mixedAll + items.map({ ($0, foreignSource(for: $0.truth)) }) {
-        let code = stored(item, configured: source, rule: rule)
-        if code != item.truth {
-            confusions["\(item.truth)->\(code)", default: 0] += 1
-            if code != source { trustedWrong += 1 }
-        }
+var confusions: [String: Int] = [:]
+var trustedWrong = 0
+for (item, source) in mixedAll + items.map({ ($0, foreignSource(for: $0.truth)) }) {
+    let code = stored(item, configured: source)
+    if code != item.truth {
+        confusions["\(item.truth)->\(code)", default: 0] += 1
+        if code != source { trustedWrong += 1 }
     }
-    let top = confusions.sorted { $0.value > $1.value }.prefix(6).map { "\($0.key) \($0.value)" }
-    print("\(name): wrong detections trusted \(trustedWrong); top confusions: \(top.joined(separator: ", "))")
 }
+let top = confusions.sorted { $0.value > $1.value }.prefix(6).map { "\($0.key) \($0.value)" }
+print("wrong detections trusted \(trustedWrong); top confusions: \(top.joined(separator: ", "))")

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FoundationEssentials
 import PulseConfig
 import PulseModel
 
@@ -38,7 +39,7 @@ enum FileReadFailure: Error, CustomStringConvertible {
 /// feed, 5 MiB for a page), and a bound on memory when the "file" is a pipe or `/dev/zero`.
 let localInputLimit = 128 << 20
 
-/// A whole file as bytes (a pipe too), at most `limit`; see `LocalFile.read`.
+/// A whole file as bytes (a pipe too), at most `limit`; see `LocalFile.contents`.
 func readWholeFile(_ path: String, limit: Int = localInputLimit) -> Result<[UInt8], FileReadFailure> {
     LocalFile.contents(of: path, limit: limit).mapError { failure in
         switch failure {
@@ -46,6 +47,14 @@ func readWholeFile(_ path: String, limit: Int = localInputLimit) -> Result<[UInt
         case .tooLarge(let limit): .tooLarge(limit: limit)
         }
     }
+}
+
+/// One JSON line of a dump mode, without its newline: JSONEncoder with sorted keys and slashes left
+/// as they are. The values are strings, integers and booleans, which always encode.
+func jsonLine<T: Encodable>(_ value: T) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
 }
 
 /// A message on standard error, written whole and at once (it may be the process's last words).

@@ -72,7 +72,7 @@ struct DumpArticleMode {
                         if textOnly && outputDirectory != nil {
                             writeToStandardError("pulse-ingest: \(message)\n")
                         } else {
-                            print(Self.jsonLine(["error": message]))
+                            print(jsonLine(["error": message]))
                         }
                     }
                 }
@@ -124,12 +124,6 @@ struct DumpArticleMode {
 
     static func isURL(_ input: String) -> Bool { input.hasPrefix("http://") || input.hasPrefix("https://") }
 
-    static func jsonLine<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
-    }
-
     private func process(_ input: String, pageURL: String?, fetcher: HTTPFetcher?) async -> Outcome {
         var url = pageURL
         var contentType: String?
@@ -159,7 +153,7 @@ struct DumpArticleMode {
             let language = analysis.language(configured: sourceLanguage ?? "en", detectionEnabled: true)
             let detected = language.source == .detected
             let shown = detected || sourceLanguage != nil
-            return .line(Self.jsonLine(Output(
+            return .line(jsonLine(Output(
                 title: analysis.metadata.title, byline: analysis.metadata.byline,
                 excerpt: analysis.metadata.excerpt, published_at: analysis.metadata.publishedTime,
                 og_image: analysis.imageURL, language: shown ? language.code : nil,
