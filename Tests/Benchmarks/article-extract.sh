@@ -12,6 +12,7 @@
 #                    a held-out set kept outside the repo); the test fixtures are always included
 #   BENCH_COPIES     copies of each page in the speed corpus (default 20)
 #   BENCH_RUNS       timed runs per tool                (default 3)
+#   BENCH_LOSSES     pages listed per shared set where we lose most to the best peer (default 10)
 #   BENCH_SCRATCH    where timed runs write their outputs (default /dev/shm when it is a writable
 #                    tmpfs, else BENCH_OUT): creating and deleting 320 files per run in one folder of
 #                    an ext4 disk made the kernel's inode search cost from 0.02 s to 0.27 s of system
@@ -78,15 +79,17 @@ python3 "$here/page-weight.py" "${pages[@]}" --out "$out/weighted/pages" || die 
 python3 "$here/article-bench.py" --binary "$bin" --python "$venv/bin/python" --pages "$out/weighted/pages" \
     --work "$out/weighted" ${scratch:+--scratch "$scratch"} --copies "${BENCH_COPIES:-20}" --runs "${BENCH_RUNS:-3}" \
     --gumbo "$out/gumbo-parse" --title "The same pages at a news site's weight (page-weight.py, ~150 KB each)"
-# The labelled development set beside the repository (../shared/data/extraction-dev, never copied
-# in): set-level F1, P, R and empty outputs for pulse-ingest and both peers, the pages by loss
-# class and where we lose most to the better peer. EXTRACTION_DEV names another copy of it.
-dev=${EXTRACTION_DEV:-$root/../shared/data/extraction-dev}
-if [ -f "$dev/pages.tsv" ]; then
+# The three labelled sets beside the repository (../shared/data, never copied in): extraction-dev
+# (555 pages, 2006-2013) and Readability.js's 130 test pages by token-shingle F1, the modern set (491
+# pages, 2019-2026) by trafilatura's segment measure; pulse-ingest beside trafilatura and
+# readability-lxml, empty outputs, notices returned as the body, and the pages lost to the best peer.
+# SHARED_DATA names another copy of ../shared/data.
+shared=${SHARED_DATA:-$root/../shared/data}
+if [ -d "$shared" ]; then
     echo
-    echo "== The development set ($dev)"
-    python3 "$here/extraction-dev.py" --binary "$bin" --data "$dev" --python "$venv/bin/python" \
-        --peer-cache "$out/extraction-dev-peers" --losses 25
+    echo "== The shared labelled sets ($shared)"
+    python3 "$here/article-sets.py" --binary "$bin" --shared "$shared" --python "$venv/bin/python" \
+        --peer-cache "$out/article-sets-peers" --losses "${BENCH_LOSSES:-10}"
 else
-    echo "bench: no development set at $dev (EXTRACTION_DEV): skipped" >&2
+    echo "bench: no labelled sets at $shared (SHARED_DATA): skipped" >&2
 fi

@@ -259,6 +259,12 @@ extension Extractor {
         "share via", "tweet this", "email this", "print this", "skip to", "advertising", "support our journalism",
         "already a subscriber", "create an account", "log in", "sign in", "up next", "next story", "next article",
         "read next",
+        // The same cross-references in the sources' other languages ("Lea también: <headline>").
+        "lea también", "lee también", "lea más:", "lea:", "mire:", "mira:", "puedes ver:", "ver también", "te puede interesar",
+        "leia também", "leia mais:", "veja também", "lire aussi", "à lire aussi", "a lire aussi", "voir aussi",
+        "lesen sie auch", "lesen sie mehr", "auch interessant", "mehr zum thema", "schon gelesen", "das könnte sie auch interessieren",
+        "czytaj też", "czytaj także", "czytaj również", "zobacz też", "zobacz także", "leggi anche", "potrebbe interessarti",
+        "lees ook", "lees meer",
     ]
     static let callToActionLines = LiteralPrefixes(callToActionPrefixes)
     static let trailingBlockTags = TagSet(["p", "li", "div", "h2", "h3", "h4", "h5", "h6", "figure", "ul", "ol"])

@@ -19,7 +19,9 @@ extension Extractor {
             guard !arena.meter.exhausted else { return nil }
             prepArticle(content)
             guard !arena.meter.exhausted else { return nil }
-            let textLength = content.innerTextLength
+            // A site notice is no attempt's text: it never wins over a later attempt's article.
+            let measured = content.innerTextLength
+            let textLength = options.enhancedCleaning && readsAsNotice(content, length: measured) ? 0 : measured
             if textLength >= options.charThreshold && !pick.astray && !attempts.contains(where: Self.hasStrayed) {
                 return content
             }

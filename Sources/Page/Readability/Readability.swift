@@ -92,6 +92,9 @@ final class Extractor {
     /// The `<article>` the page's title heading stood in, before that heading was removed as a
     /// repeat of the title (see `removeOtherStories`).
     var titleStory: DNode?
+    /// Elements a grab chose that read as a site notice, dropped from the trees built after it
+    /// (see `regrabWithoutNotice`).
+    var noticeElements = Set<Int32>()
     /// The page's comparable host (see `isSiteLink`); nil when the URL has none.
     lazy var siteHost: String? = URLResolver.split(url).authority.map(Self.comparableHost)
 
@@ -116,7 +119,10 @@ final class Extractor {
         unwrapNoscriptImages()
         removeScripts()
         prepDocument()
-        if options.enhancedCleaning, let body { removeBoilerplateBeforeGrab(body) }
+        if options.enhancedCleaning, let body {
+            removeBoilerplateBeforeGrab(body)
+            removeNoticeElements(body)
+        }
         return body
     }
 
@@ -143,10 +149,18 @@ final class Extractor {
             content = structured
             output = serializer.serialize(structured)
         }
-        guard let content, var output, !output.text.isEmpty else { return nil }
+        guard var content, var output, !output.text.isEmpty else { return nil }
         if options.enhancedCleaning, Self.isConsentNotice(output.text) {
             guard let kept = withoutConsentNotice(content, serializer: serializer) else { return nil }
             output = kept
+        }
+        // A site notice chosen as the body: chosen again without it, or no body at all.
+        if options.enhancedCleaning, Self.isSiteNotice(output.text) {
+            guard let again = (content === grabbed ? regrabWithoutNotice(content) : nil) ?? structuredBody(insteadOf: nil)
+            else { return nil }
+            content = again
+            output = serializer.serialize(again)
+            guard !output.text.isEmpty else { return nil }
         }
         var excerpt = metadata.excerpt
         if excerpt == nil || excerpt?.isEmpty == true {
