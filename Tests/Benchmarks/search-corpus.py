@@ -15,8 +15,8 @@ Query kinds (per language):
   exact      a word as it stands in titles; relevant: titles holding it
   inflected  the singular for a plural in titles, or the plural for a singular; relevant: titles
              holding the other form
-  verb       an infinitive for a conjugated form in titles (or the base for -ed/-ing in English);
-             relevant: titles holding the conjugated form
+  verb       an infinitive (the base in English) for conjugated forms in titles; relevant: titles
+             holding any of its conjugated forms this generator knows (-ou/-ado/-ando/... , -ed/-ing/-s)
   unaccented a title word typed without its accents; relevant: titles holding the accented word
 For the last three, titles holding the typed form itself are left out of the ranking before
 taking the top 20 (they match any engine), so recall@20 measures the other form alone.
@@ -147,11 +147,10 @@ for language in languages:
                 if plural in index and 2 <= len(index[plural]) <= 40 and len(index[word]) <= 40:
                     inflected.append((word, plural))
                     break
-        if len(verb) < per_kind:
-            for form in conjugations(language, word):
-                if form in index and usable(index[form]) and len(index.get(word, [])) <= 40:
-                    verb.append((word, form))
-                    break
+        if len(verb) < per_kind and len(index.get(word, [])) <= 40:
+            forms = [form for form in conjugations(language, word) if form in index]
+            if forms and usable(sorted({n for form in forms for n in index[form]})):
+                verb.append((word, forms))
         plain = strip_accents(word)
         if len(unaccented) < per_kind and plain != word and usable(index[word]) and len(index.get(plain, [])) <= 40:
             unaccented.append((plain, word))
@@ -160,8 +159,9 @@ for language in languages:
     for word in exact:
         rows.append((language, "exact", word, index[word], []))
     for kind, pairs in (("inflected", inflected), ("verb", verb), ("unaccented", unaccented)):
-        for typed, target in pairs:
-            rows.append((language, kind, typed, index[target], index.get(typed, [])))
+        for typed, targets in pairs:
+            relevant = sorted({n for target in ([targets] if isinstance(targets, str) else targets) for n in index[target]})
+            rows.append((language, kind, typed, relevant, index.get(typed, [])))
     for _ in range(100):
         words = [w for w in re.findall(r"\w+", headline(pools[language])) if len(w) >= 4]
         if len(words) >= 3:
