@@ -72,6 +72,9 @@ extension PulseIngest {
         if !["image", "content", "language", "search", "all"].contains(backfillKind) {
             throw ValidationError("--kind must be image, content, language, search or all, not '\(backfillKind)'")
         }
+        if backfillKind == "search" && !sourceSlugs.isEmpty {
+            throw ValidationError("--kind search fills every row; it takes no --source")
+        }
         if limit < 1 { throw ValidationError("--limit must be at least 1") }
         if (baseURL != nil || contentType != nil) && !dumpFeed {
             throw ValidationError("--base-url and --content-type go with --dump-feed")

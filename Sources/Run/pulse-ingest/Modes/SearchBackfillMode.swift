@@ -11,8 +11,12 @@ struct SearchBackfillMode {
         guard let conninfo = context.requiredDatabaseURL() else { return ExitStatus.usage }
         let trap = SignalTrap()
         do {
-            let connection = try await PostgresConnection.connect(settings: context.connectionSettings(conninfo),
-                                                                  logger: context.logger)
+            // Batches are short, but the check for rows left without a vector and the switch each
+            // read the whole table once: on millions of rows that outlasts the usual statement
+            // timeout, so, as for --migrate, none.
+            var settings = context.connectionSettings(conninfo)
+            settings.statementTimeoutMilliseconds = 0
+            let connection = try await PostgresConnection.connect(settings: settings, logger: context.logger)
             let stop = trap.stop
             let summary = try await SearchBackfill(connection: connection, logger: context.logger)
                 .run(shouldStop: { stop.isStopped })
