@@ -87,6 +87,20 @@ struct MultilingualSearchTests {
         }
     }
 
+    /// The exact phrase fills a page in other languages only: the page in the asked language still
+    /// holds its stem matches after its own exact ones.
+    @Test func theExactTierCountsOnlyTheAskedLanguage() async throws {
+        try await TestDatabase.with { database in
+            let db = try await database.migratedConnection()
+            try await Self.insert(db, [("Votar hoy", "a", "es"), ("Votar mañana", "b", "es"), ("Votar ya", "c", "es"),
+                                       ("Votar é um dever", "d", "pt"), ("Eleitores votaram cedo", "e", "pt")])
+            let found = try await db.query("SELECT title FROM public.search_articles('votar', 2, 'pt', 0)",
+                                           label: "search").rows.compactMap { $0["title"] }
+            #expect(found == ["Votar é um dever", "Eleitores votaram cedo"])
+            await db.close()
+        }
+    }
+
     @Test func theVectorFollowsALanguageChange() async throws {
         try await TestDatabase.with { database in
             let db = try await database.migratedConnection()
