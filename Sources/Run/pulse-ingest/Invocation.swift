@@ -69,8 +69,11 @@ extension PulseIngest {
             throw ValidationError("--source goes with --once or --backfill")
         }
         if backfill && sourceSlugs.count > 1 { throw ValidationError("--backfill takes at most one --source") }
-        if !["image", "content", "language", "all"].contains(backfillKind) {
-            throw ValidationError("--kind must be image, content, language or all, not '\(backfillKind)'")
+        if !["image", "content", "language", "search", "all"].contains(backfillKind) {
+            throw ValidationError("--kind must be image, content, language, search or all, not '\(backfillKind)'")
+        }
+        if backfillKind == "search" && !sourceSlugs.isEmpty {
+            throw ValidationError("--kind search fills every row; it takes no --source")
         }
         if limit < 1 { throw ValidationError("--limit must be at least 1") }
         if (baseURL != nil || contentType != nil) && !dumpFeed {
@@ -172,6 +175,8 @@ extension PulseIngest {
                                              dryRun: dryRun).run()
         } else if prune {
             status = await PruneMode(context: context, dryRun: dryRun).run()
+        } else if backfill && backfillKind == "search" {
+            status = await SearchBackfillMode(context: context).run()
         } else if backfill {
             let kinds: Set<BackfillKind> = backfillKind == "all"
                 ? Set(BackfillKind.allCases) : [BackfillKind(rawValue: backfillKind)!]

@@ -112,7 +112,7 @@ struct PulseIngest: AsyncParsableCommand {
     var sourceSlugs: [String] = []
 
     @Option(name: .customLong("kind"), help: ArgumentHelp(
-        "With --backfill: image, content, language or all.", valueName: "kind"))
+        "With --backfill: image, content, language, search (per-language search vectors) or all (not search).", valueName: "kind"))
     var backfillKind: String = "all"
 
     @Option(name: .customLong("limit"), help: "With --backfill: at most this many rows.")
