@@ -44,7 +44,7 @@ struct FreshClusterMigrationTests {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(reports.count == Self.databases)
-        #expect(reports.allSatisfy { $0 == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] }, "\(reports)")
+        #expect(reports.allSatisfy { $0 == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13] }, "\(reports)")
         let members = try await admin.query("""
             SELECT array_agg(g.rolname ORDER BY g.rolname)::text FROM pg_catalog.pg_auth_members m
             JOIN pg_catalog.pg_roles r ON r.oid = m.member JOIN pg_catalog.pg_roles g ON g.oid = m.roleid

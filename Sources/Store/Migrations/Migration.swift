@@ -30,7 +30,8 @@ public struct Migration: Sendable {
     /// Every migration this binary knows, in order.
     public static let all: [Migration] = [.baseSchema, .baseFunctions, .ingestAdditions, .scheduling, .languageTracking,
                                           .upstreamParity, .authenticator, .searchLanguageType, .claimIndex,
-                                          .sourceLanguageDetection, .insertArticlesFunction, .webSubSubscriptions]
+                                          .sourceLanguageDetection, .insertArticlesFunction, .webSubSubscriptions,
+                                          .fleetGauges]
 }
 
 /// What must exist for a migration to count as already done by someone else.
