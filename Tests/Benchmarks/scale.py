@@ -95,7 +95,7 @@ def table_counters(url):
 def statement(url, pattern):
     """Calls, mean and max ms of the statements whose text is LIKE `pattern` (ours, constant)."""
     row = psql(url, f"""
-        SELECT coalesce(sum(calls), 0), coalesce(round((sum(total_exec_time) / nullif(sum(calls), 0))::numeric, 2), 0),
+        SELECT coalesce(sum(calls), 0), coalesce(round((sum(total_exec_time) / nullif(sum(calls), 0))::numeric, 3), 0),
                coalesce(round(max(max_exec_time)::numeric, 2), 0)
         FROM pg_stat_statements WHERE query LIKE '{pattern}'""").split("|")
     return int(row[0]), float(row[1]), float(row[2])
@@ -302,7 +302,7 @@ sources:
         for r in single:
             size = r.get("sources", args.sources)
             print(f"{size:>9,} {r['claim_mean']:>7.3f} ms {r['gauges_ms']:>6.1f} ms "
-                  f"{r['unlisted_ms']:>5.2f} + {r['compare_ms']:>5.2f} ms {r['release_ms']:>5.2f} ms "
+                  f"{r['unlisted_ms']:>5.2f} + {r['compare_ms']:>5.2f} ms {r['release_ms']:>5.3f} ms "
                   f"{r['status_s']:>6.2f} s {r['all_rows']:>10,} rows {r['all_s']:>6.1f} s {r['all_rss']:>5.0f} MB")
         for r in single:
             print(f"  {r.get('sources', args.sources):,}: last gauges computed in {r['gauges_stored']}; "

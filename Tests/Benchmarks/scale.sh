@@ -11,6 +11,7 @@
 #   BENCH_MILLION        then grow to this many sources  (default 1000000; 0: skip) and run one
 #                        daemon there: claims, fleet gauges, --status, start and stop statements
 #   BENCH_SCALE_PG_PORT  port of the bench's own cluster (default 54399)
+#   BENCH_FARM_PORT      port of the loopback feed farm  (default 18090)
 # Runs its own PostgreSQL cluster under .build/bench-scale/pg (pg_stat_statements needs
 # shared_preload_libraries, which the private cluster of `make test` does not load), stopped
 # and removed at the end.
@@ -38,4 +39,4 @@ $pg stop && $pg start
 postmaster=$(head -n 1 "$work/pg/data/postmaster.pid")
 python3 "$here/scale.py" --binary "$bin" --database-url "$($pg url)" --work "$work" --postmaster "$postmaster" \
     --sources "${BENCH_SOURCES:-100000}" --seconds "${BENCH_SECONDS:-60}" --daemons "${BENCH_DAEMONS-1,2,4}" \
-    --million "${BENCH_MILLION:-1000000}"
+    --million "${BENCH_MILLION:-1000000}" --farm-port "${BENCH_FARM_PORT:-18090}"

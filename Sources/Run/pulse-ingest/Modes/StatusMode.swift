@@ -20,8 +20,13 @@ struct StatusMode {
     func run() async -> Int32 {
         guard let conninfo = context.requiredDatabaseURL() else { return ExitStatus.usage }
         do {
-            let connection = try await PostgresConnection.connect(settings: context.connectionSettings(conninfo),
-                                                                  logger: context.logger)
+            var settings = context.connectionSettings(conninfo)
+            // Every source is sorted on the server before the first row comes (5.6 s at 1,000,000
+            // on a loaded 2-core machine, more without parallel workers, as in a cursor).
+            if limit == nil, settings.statementTimeoutMilliseconds > 0 {
+                settings.statementTimeoutMilliseconds = max(settings.statementTimeoutMilliseconds, 600_000)
+            }
+            let connection = try await PostgresConnection.connect(settings: settings, logger: context.logger)
             let store = ArticleStore(connection: connection)
             let now = Date()
             // The fleet's figures as the daemons keep them (computed here when no daemon has for
