@@ -114,9 +114,10 @@ def statuses(args, url, config):
     started = time.monotonic()
     process = subprocess.Popen([args.binary, "--status", "--all", "--json", "--config", config], env=environment,
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    rows = 0
+    lines = 0
     while chunk := process.stdout.read(1 << 20):
-        rows += chunk.count(b"\n{")
+        lines += chunk.count(b"\n")
+    rows = max(0, lines - 2)   # "[", a line per row, "]"
     _, status, usage = os.wait4(process.pid, 0)
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
