@@ -57,7 +57,8 @@ bench-articles: release
 bench-daemon: release
 	bash Tests/Benchmarks/daemon-farm.sh
 
-# 100,000 sources, 1, 2 and 4 daemons, feeds answering in 0.2-2 s (not part of `make bench`: ~6 min).
+# 100,000 sources, 1, 2 and 4 daemons, feeds answering in 0.2-2 s, then 1,000,000 sources and one daemon
+# (not part of `make bench`: ~15 min; BENCH_DAEMONS= BENCH_MILLION=0 and the like select steps).
 bench-scale: release
 	bash Tests/Benchmarks/scale.sh
 

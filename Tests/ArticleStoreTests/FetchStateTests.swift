@@ -139,8 +139,8 @@ struct FetchStateTests {
     }
 }
 
-/// `sourceCounts` as [due, circuit open].
+/// The fleet gauges at `now` as [due, circuit open].
 private func counts(_ store: ArticleStore, at now: Date) async throws -> [Int] {
-    let counts = try await store.sourceCounts(at: now)
+    let counts = try await store.computeFleetGauges(at: now)
     return [counts.due, counts.circuitOpen]
 }

@@ -112,8 +112,8 @@ sources:
 
         # 1. flood
         idle_rss = vm(process.pid, "VmRSS")
-        results, threads = [], [threading.Thread(target=bogus_post, args=(hub, listen_port, 16 << 20, results))
-                                for _ in range(12)]
+        results = []
+        threads = [threading.Thread(target=bogus_post, args=(hub, listen_port, 16 << 20, results)) for _ in range(12)]
         for t in threads:
             t.start()
         during = []

@@ -20,6 +20,8 @@ struct DaemonTests {
     final class CountingObserver: DaemonObserver {
         let passes = Mutex(0)
         let ready = Mutex(false)
+        let gauges = Mutex<[FleetGaugeReading]>([])
+        func fleetGaugesRead(_ reading: FleetGaugeReading) { gauges.withLock { $0.append(reading) } }
         func daemonReady(workerID: String) { ready.withLock { $0 = true } }
         func loopTicked(at: Date) {}
         func passFinished(_ summary: PassSummary, claimed: Int) { passes.withLock { $0 += 1 } }
@@ -42,12 +44,19 @@ struct DaemonTests {
             // A daemon that claimed 20 sources and then died (kill -9): its lease is short.
             let crashed = try await seedStore.claimDueSources(workerID: "crashed", limit: 20, lease: .seconds(2))
             #expect(crashed.count == 20)
+            // Fleet figures from before the daemons, 20 s old: the first daemon to look recomputes them.
+            _ = try await seedStore.fleetGauges(workerID: "seed", interval: .seconds(15))
+            let admin = try await database.connect(serviceRole: false)
+            try await admin.query("UPDATE public.fleet_gauges SET computed_at = now() - interval '20 seconds'",
+                                  label: "age the figures")
+            await admin.close()
             await seedStore.connection.close()
 
             let policy = SchedulePolicy(minimumInterval: .seconds(3600), maximumInterval: .seconds(7200))
             for cycle in 1...2 {
                 let cycleStart = Date()
                 var daemons: [IngestDaemon] = []
+                var observers: [CountingObserver] = []
                 var connections: [PostgresConnection] = []
                 let fetcher = FixtureFeeds.fetcher()
                 for index in 0..<3 {
@@ -59,8 +68,9 @@ struct DaemonTests {
                         pass.scheduling = PassScheduling(workerID: "daemon-\(index)", policy: policy)
                         return pass
                     }
+                    observers.append(CountingObserver())
                     daemons.append(IngestDaemon(workerID: "daemon-\(index)", store: store, settings: settings,
-                                                observer: CountingObserver(), logger: TestDatabase.logger))
+                                                observer: observers[index], logger: TestDatabase.logger))
                 }
                 let runs = daemons.map { daemon in Task { try await daemon.run() } }
                 let watcher = try await database.connect(serviceRole: false)
@@ -77,6 +87,16 @@ struct DaemonTests {
                 for run in runs { try await run.value }
                 fetcher.shutdown()
 
+                if cycle == 1 {
+                    // Each daemon read the fleet figures as it started; one of them computed them
+                    // (the others read its figures, or the seed's while it computed).
+                    let first = observers.compactMap { $0.gauges.withLock { $0.first } }
+                    #expect(first.count == 3)
+                    let computed = first.filter(\.computedHere)
+                    #expect(computed.count == 1, "\(first)")
+                    #expect(first.allSatisfy { ["seed", computed.first?.computedBy].contains($0.computedBy) })
+                    #expect(first.allSatisfy { $0.gauges.sources == Self.sourceCount && $0.age >= .zero })
+                }
                 // Every source fetched exactly once in this cycle, by exactly one daemon.
                 for number in 1...Self.sourceCount {
                     #expect(server.hits("/feeds/\(number + 100).xml") == cycle, "feed \(number + 100) in cycle \(cycle)")

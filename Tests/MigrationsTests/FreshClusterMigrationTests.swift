@@ -44,7 +44,7 @@ struct FreshClusterMigrationTests {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(reports.count == Self.databases)
-        #expect(reports.allSatisfy { $0 == Array(1...14) }, "\(reports)")
+        #expect(reports.allSatisfy { $0 == Array(1...15) }, "\(reports)")
         let members = try await admin.query("""
             SELECT array_agg(g.rolname ORDER BY g.rolname)::text FROM pg_catalog.pg_auth_members m
             JOIN pg_catalog.pg_roles r ON r.oid = m.member JOIN pg_catalog.pg_roles g ON g.oid = m.roleid

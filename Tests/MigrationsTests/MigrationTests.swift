@@ -11,7 +11,7 @@ struct MigrationTests {
         try await TestDatabase.with { database in
             let db = try await database.connect(serviceRole: false)
             let report = try await Migrator(logger: logger).migrate(on: db)
-            #expect(report.applied == Array(1...14))
+            #expect(report.applied == Array(1...15))
             #expect(report.adopted.isEmpty)
 
             let relations = try await db.query("""
@@ -20,7 +20,8 @@ struct MigrationTests {
                 WHERE n.nspname = 'public' AND c.relkind IN ('r', 'v') ORDER BY 1
                 """, label: "relations").rows.map { "\($0[0]!):\($0[1]!):\($0[2]!)" }
             #expect(relations == ["articles:r:t", "articles_with_source:v:f", "categories:r:t",
-                                  "fetch_logs:r:t", "source_health:v:f", "sources:r:t", "websub_subscriptions:r:t"])
+                                  "fetch_logs:r:t", "fleet_gauges:r:t", "source_health:v:f", "source_totals:r:t",
+                                  "sources:r:t", "websub_subscriptions:r:t"])
 
             let categories = try await db.query("SELECT slug FROM public.categories ORDER BY display_order",
                                                 label: "categories").rows.map { $0[0]! }
@@ -72,7 +73,7 @@ struct MigrationTests {
             let snapshot = try await Self.catalogSnapshot(db)
             let second = try await Migrator(logger: logger).migrate(on: db)
             #expect(!second.changedAnything)
-            #expect(second.alreadyDone == Array(1...14))
+            #expect(second.alreadyDone == Array(1...15))
             #expect(try await Self.catalogSnapshot(db) == snapshot)
             #expect(try await Migrator(logger: logger).pending(on: db).isEmpty)
             await db.close()
@@ -87,10 +88,10 @@ struct MigrationTests {
             async let b = Migrator(logger: logger).migrate(on: second)
             let reports = try await [a, b]
             // Exactly one of them did the work; the other found it done after waiting for the lock.
-            #expect(reports.map(\.applied).sorted { $0.count < $1.count } == [[], Array(1...14)])
+            #expect(reports.map(\.applied).sorted { $0.count < $1.count } == [[], Array(1...15)])
             let history = try await first.query(
                 "SELECT version FROM pulse_ingest.schema_migrations ORDER BY version", label: "history")
-            #expect(history.rows.map { $0[0]! } == (1...14).map(String.init))
+            #expect(history.rows.map { $0[0]! } == (1...15).map(String.init))
             await first.close()
             await second.close()
         }
@@ -105,7 +106,7 @@ struct MigrationTests {
 
             let report = try await Migrator(logger: logger).migrate(on: db)
             #expect(report.adopted == [1, 2, 6, 8])
-            #expect(report.applied == [3, 4, 5, 7] + Array(9...14))
+            #expect(report.applied == [3, 4, 5, 7] + Array(9...15))
             #expect(try await Self.rowCounts(db) == before)
 
             // The backend's own function body is untouched (we create nothing that is there).

@@ -11,7 +11,7 @@ func populatedMetrics() -> PulseMetrics {
     metrics.recordParse(duration: .milliseconds(7))
     metrics.recordEnrich(duration: .milliseconds(900))
     metrics.recordItems(seen: 20, inserted: 5, droppedByReason: ["duplicate": 14, "too_old": 1])
-    metrics.setSourceCounts(due: 9, circuitOpen: 2)
+    metrics.setFleetGauges(active: 40, due: 9, circuitOpen: 2, failing: 3, estimated: false, age: .seconds(4))
     metrics.setClaimed(4)
     metrics.recordLanguageDisagreements(3)
     metrics.recordDatabaseError()
@@ -35,6 +35,10 @@ func populatedMetrics() -> PulseMetrics {
             "pulse_sources_due": "gauge",
             "pulse_sources_claimed": "gauge",
             "pulse_sources_circuit_open": "gauge",
+            "pulse_sources_active": "gauge",
+            "pulse_sources_failing": "gauge",
+            "pulse_fleet_gauges_age_seconds": "gauge",
+            "pulse_fleet_gauges_estimated": "gauge",
             "pulse_database_errors_total": "counter",
             "pulse_fetch_redirects_refused_total": "counter",
             "pulse_language_disagreements_total": "counter",
@@ -71,6 +75,10 @@ func populatedMetrics() -> PulseMetrics {
             "pulse_sources_due 9.0",
             "pulse_sources_claimed 4.0",
             "pulse_sources_circuit_open 2.0",
+            "pulse_sources_active 40.0",
+            "pulse_sources_failing 3.0",
+            "pulse_fleet_gauges_age_seconds 4.0",
+            "pulse_fleet_gauges_estimated 0.0",
             "pulse_database_errors_total 1",
             #"pulse_fetch_redirects_refused_total{reason="https_to_http"} 1"#,
             "pulse_last_successful_pass_timestamp_seconds 1700000000.0",

@@ -110,6 +110,36 @@ struct PoolerTests {
         }
     }
 
+    /// The fleet gauges' advisory lock and `--status`'s cursor live in one transaction each:
+    /// through the pooler one client computes the figures and another reads them, every status
+    /// row comes through (1,200: three FETCHes), and no server session keeps a lock.
+    @Test func fleetGaugesAndStatusCursorThroughThePooler() async throws {
+        let pooler = try Self.poolerURL
+        try await TestDatabase.with { database in
+            let (seeded, _) = try await Seed.store(database, sources: (1...1200).map { Seed.source(String(format: "p-%04d", $0)) })
+            let url = TestDatabase.replacingDatabase(in: pooler, with: database.name)
+            func store() async throws -> ArticleStore {
+                ArticleStore(connection: try await PostgresConnection.connect(settings: ConnectionSettings(conninfo: url),
+                                                                              logger: TestDatabase.logger))
+            }
+            let first = try await store()
+            let second = try await store()
+            let computed = try #require(try await first.fleetGauges(workerID: "pooled-1", interval: .seconds(15)))
+            #expect(computed.computedHere && computed.gauges.sources == 1200 && computed.gauges.due == 1200)
+            let read = try #require(try await second.fleetGauges(workerID: "pooled-2", interval: .seconds(15)))
+            #expect(!read.computedHere && read.computedBy == "pooled-1" && read.gauges == computed.gauges)
+            let statuses = try await second.sourceStatuses()
+            #expect(statuses.count == 1200 && Set(statuses.map(\.slug)).count == 1200)
+            #expect(try await first.sourceStatuses(limit: 3).map(\.slug) == Array(statuses.prefix(3).map(\.slug)))
+            await first.connection.close()
+            await second.connection.close()
+            await seeded.connection.close()
+            for state in try await Self.serverSessionStates(url: url) {
+                #expect(state["advisory"] == "0" && state["prepared"] == "0", "\(state)")
+            }
+        }
+    }
+
     /// Two migrations at once through the pooler: one applies, the other waits and finds nothing
     /// to do; no lock is left on any server session.
     @Test func concurrentMigrationsThroughThePooler() async throws {

@@ -232,8 +232,8 @@ struct WebSubHostileTests {
             let reply = try await hub.push(Setup.entry(3), to: guarded.callback("alpha") + "/" + token, topic: Setup.topic,
                                            secret: secret)
             #expect(reply.status == 202)
-            let closed = try await OffPool.run { RawConnection.countClosed(hoard, atLeast: 500 - 16) }
-            #expect(closed == 500 - 16)
+            let closed = try await OffPool.run { RawConnection.countClosed(hoard, atLeast: 500 - 64) }
+            #expect(closed == 500 - 64)
             await guarded.drain()
             #expect(try await Setup.rowCount(store) == 2)
             await guarded.stop()

@@ -16,14 +16,14 @@ public protocol DaemonObserver: Sendable {
     func passFinished(_ summary: PassSummary, claimed: Int)
     func databaseProblem(_ error: any Error)
     func daemonStopping()
-    /// Fleet-wide counts read once per loop iteration (metrics gauges).
-    func sourcesCounted(_ counts: SourceCounts)
+    /// The fleet gauges, read every `fleetGaugesInterval` (computed by one daemon of the fleet).
+    func fleetGaugesRead(_ reading: FleetGaugeReading)
     /// Nothing was due and no pass is running: every due source has been done.
     func daemonIdle()
 }
 
 extension DaemonObserver {
-    public func sourcesCounted(_ counts: SourceCounts) {}
+    public func fleetGaugesRead(_ reading: FleetGaugeReading) {}
     public func daemonIdle() {}
 }
 
@@ -106,6 +106,9 @@ public final class IngestDaemon: Service, Sendable {
         self.logger = logger
     }
 
+    /// How often a daemon reads the fleet gauges, and how old they get before one recomputes them.
+    public static let fleetGaugesInterval: Duration = .seconds(15)
+
     /// SIGHUP: the next pass uses these.
     public func update(_ settings: DaemonSettings) {
         self.settings.withLock { $0 = settings }
@@ -149,10 +152,13 @@ public final class IngestDaemon: Service, Sendable {
                         observer.daemonReady(workerID: workerID)
                     }
                     observer.loopTicked(at: Date())
-                    // Fleet-wide gauges, not per-claim facts: read every 15 s, not on every claim.
-                    if lastCounted.map({ ContinuousClock.now - $0 >= .seconds(15) }) ?? true {
+                    // Fleet-wide gauges, not per-claim facts: read every interval, and computed by
+                    // whichever daemon of the fleet finds them due (`ArticleStore.fleetGauges`).
+                    if lastCounted.map({ ContinuousClock.now - $0 >= Self.fleetGaugesInterval }) ?? true {
                         lastCounted = ContinuousClock.now
-                        if let counts = try? await store.sourceCounts() { observer.sourcesCounted(counts) }
+                        if let reading = try? await store.fleetGauges(workerID: workerID, interval: Self.fleetGaugesInterval) {
+                            observer.fleetGaugesRead(reading)
+                        }
                     }
                     if claimed.isEmpty {
                         // With passes still running, look again soon: one may finish early.

@@ -43,6 +43,10 @@ public final class PulseMetrics: Sendable {
     private let sourcesDue: Gauge
     private let sourcesClaimed: Gauge
     private let sourcesCircuitOpen: Gauge
+    private let sourcesActive: Gauge
+    private let sourcesFailing: Gauge
+    private let fleetGaugesAge: Gauge
+    private let fleetGaugesEstimated: Gauge
     private let databaseErrors: Counter
     private let databaseUp: Gauge
     private let storesFailing: Gauge
@@ -77,9 +81,20 @@ public final class PulseMetrics: Sendable {
         fetchedBytes = registry.counter("fetched_bytes", help: "Response body bytes received from feeds.")
         itemsSeen = registry.counter("items_seen", help: "Feed entries seen in parsed feeds.")
         itemsInserted = registry.counter("items_inserted", help: "Articles newly inserted into the database.")
-        sourcesDue = registry.gauge("sources_due", help: "Active sources due and waiting to be claimed (all daemons), read every 15 s.")
+        // The fleet's figures: the same in every daemon (one computes them per 15 s for all).
+        sourcesDue = registry.gauge(
+            "sources_due", help: "Active sources due and waiting to be claimed (the whole fleet; estimated above 10,000).")
         sourcesClaimed = registry.gauge("sources_claimed", help: "Sources claimed by this instance at the last tick.")
-        sourcesCircuitOpen = registry.gauge("sources_circuit_open", help: "Active sources whose circuit breaker is open.")
+        sourcesCircuitOpen = registry.gauge(
+            "sources_circuit_open", help: "Active sources whose circuit breaker is open (the whole fleet; estimated above 10,000).")
+        sourcesActive = registry.gauge("sources_active", help: "Active sources (the whole fleet).")
+        sourcesFailing = registry.gauge(
+            "sources_failing", help: "Active sources whose last fetch failed (the whole fleet; estimated above 10,000).")
+        fleetGaugesAge = registry.gauge(
+            "fleet_gauges_age", unit: "seconds",
+            help: "Age of the fleet figures (pulse_sources_due and siblings) when this instance last read them.")
+        fleetGaugesEstimated = registry.gauge(
+            "fleet_gauges_estimated", help: "1 when a fleet figure passed 10,000 and was estimated from a sample.")
         languageDisagreements = registry.counter(
             "language_disagreements", help: "Articles whose detected language differs from the source's configured one.")
         databaseErrors = registry.counter("database_errors", help: "Database errors (connection or query).")
@@ -121,10 +136,14 @@ public final class PulseMetrics: Sendable {
         }
     }
 
-    /// Fleet-wide: active sources due now, and those whose circuit breaker is open.
-    public func setSourceCounts(due: Int, circuitOpen: Int) {
+    /// The fleet's figures as last read, and how old they were then.
+    public func setFleetGauges(active: Int, due: Int, circuitOpen: Int, failing: Int, estimated: Bool, age: Duration) {
+        sourcesActive.set(Double(active))
         sourcesDue.set(Double(due))
         sourcesCircuitOpen.set(Double(circuitOpen))
+        sourcesFailing.set(Double(failing))
+        fleetGaugesEstimated.set(Double(estimated ? 1 : 0))
+        fleetGaugesAge.set(Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18)
     }
 
     /// Sources this instance claimed in its last pass.

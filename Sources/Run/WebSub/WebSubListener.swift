@@ -21,7 +21,7 @@ public struct WebSubListener: Sendable {
         public var maxConnections = 1024
         /// Deadlines and the per-address cap of each connection (`ConnectionGuard`).
         public var connection = ConnectionLimits(headerTimeout: .seconds(5), bodyIdleTimeout: .seconds(10),
-                                                 requestTimeout: .seconds(30), perClient: 16)
+                                                 requestTimeout: .seconds(30), perClient: 64)
 
         public init(maxBodyBytes: Int) { self.maxBodyBytes = maxBodyBytes }
     }

@@ -75,7 +75,10 @@ extension PulseIngest {
         if backfillKind == "search" && !sourceSlugs.isEmpty {
             throw ValidationError("--kind search fills every row; it takes no --source")
         }
-        if limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if limit != nil && !(backfill || statusMode) { throw ValidationError("--limit goes with --backfill or --status") }
+        if allSources && !statusMode { throw ValidationError("--all goes with --status") }
+        if allSources && limit != nil { throw ValidationError("--all and --limit: choose one") }
         if (baseURL != nil || contentType != nil) && !dumpFeed {
             throw ValidationError("--base-url and --content-type go with --dump-feed")
         }
@@ -167,7 +170,7 @@ extension PulseIngest {
                                     fetcherConfiguration: context.configuration.fetcherConfiguration(
                                         environment: context.environment.fetch, allowedNetworks: networks)).run()
         } else if statusMode {
-            status = await StatusMode(context: context, json: json).run()
+            status = await StatusMode(context: context, json: json, limit: allSources ? nil : limit ?? StatusMode.defaultLimit).run()
         } else if let importSources {
             status = await ImportSourcesMode(context: context, path: importSources,
                                              format: format.flatMap(SourceFileFormat.init(rawValue:)),
@@ -180,7 +183,7 @@ extension PulseIngest {
         } else if backfill {
             let kinds: Set<BackfillKind> = backfillKind == "all"
                 ? Set(BackfillKind.allCases) : [BackfillKind(rawValue: backfillKind)!]
-            status = await BackfillMode(context: context, kinds: kinds, limit: limit, sourceSlug: sourceSlugs.first,
+            status = await BackfillMode(context: context, kinds: kinds, limit: limit ?? 1000, sourceSlug: sourceSlugs.first,
                                         fetcherConfiguration: context.configuration.fetcherConfiguration(
                                             environment: context.environment.fetch, allowedNetworks: networks)).run()
         } else {

@@ -33,11 +33,15 @@ struct PulseIngest: AsyncParsableCommand {
     @Flag(name: .customLong("check-config"), help: "Validate the config, print a summary, then exit.")
     var checkConfig = false
 
-    @Flag(name: .customLong("status"), help: "Print every source's health from the database, worst first, then exit.")
+    @Flag(name: .customLong("status"), help: ArgumentHelp(
+        "Print the sources' health from the database, worst first (the 50 worst unless --limit or --all), then exit."))
     var statusMode = false
 
-    @Flag(name: .customLong("json"), help: "With --status: one JSON array for scripts instead of the table.")
+    @Flag(name: .customLong("json"), help: "With --status: one JSON array for scripts instead of the table, streamed.")
     var json = false
+
+    @Flag(name: .customLong("all"), help: "With --status: every source, streamed as it is read.")
+    var allSources = false
 
     @Option(name: .customLong("import-sources"), help: ArgumentHelp(
         "Add and update sources from a TSV, CSV or OPML file ('-': standard input), then exit.",
@@ -115,8 +119,8 @@ struct PulseIngest: AsyncParsableCommand {
         "With --backfill: image, content, language, search (per-language search vectors) or all (not search).", valueName: "kind"))
     var backfillKind: String = "all"
 
-    @Option(name: .customLong("limit"), help: "With --backfill: at most this many rows.")
-    var limit: Int = 1000
+    @Option(name: .customLong("limit"), help: "With --backfill: at most this many rows (1000). With --status: the N worst sources (50).")
+    var limit: Int?
 
     @Option(name: .customLong("base-url"), help: "With --dump-feed: resolve relative links against this URL.")
     var baseURL: String?

@@ -12,12 +12,6 @@ public struct NextFetch: Sendable, Equatable {
     }
 }
 
-/// Fleet-wide source gauges (see `sourceCounts`); made only by the store.
-public struct SourceCounts: Sendable, Equatable {
-    public let due: Int
-    public let circuitOpen: Int
-}
-
 /// A due source that another process holds a live lease on (`--once` skips it).
 public struct LeaseHolder: Sendable, Equatable {
     public var slug: String
@@ -68,7 +62,8 @@ extension ArticleStore {
     }
 
     /// Gives back every lease `workerID` still holds (graceful shutdown), so other daemons can
-    /// claim those sources at once. Returns how many were released.
+    /// claim those sources at once. Returns how many were released. Reads only this worker's
+    /// rows, from `idx_sources_claimed_by` (migration 15): a scan took 326 ms at 1,000,000 sources.
     @discardableResult
     public func releaseLeases(workerID: String) async throws -> Int {
         try await connection.withReconnect(label: "release leases") { db in
@@ -134,20 +129,6 @@ extension ArticleStore {
                 WHERE source_id = $1::uuid AND published_at > $2::timestamptz - interval '7 days'
                   AND published_at <= $2::timestamptz
                 """, [sourceID, now], label: "publishing rate").rows.first?.int("count") ?? 0
-        }
-    }
-
-    /// How many active sources wait to be claimed (due, circuit closed, not leased) and how many
-    /// have an open circuit: the fleet-wide gauges an operator watches, whichever daemon reports
-    /// them. Both read partial indexes, not the table.
-    public func sourceCounts(at now: Date = Date()) async throws -> SourceCounts {
-        try await connection.withReconnect(label: "source counts") { db in
-            let row = try db.query("""
-                SELECT (SELECT count(*) FROM public.sources WHERE is_active AND due_at <= $1::timestamptz) AS due,
-                       (SELECT count(*) FROM public.sources
-                        WHERE is_active AND circuit_open_until IS NOT NULL AND circuit_open_until > $1::timestamptz) AS circuit_open
-                """, [now], label: "source counts").rows.first
-            return SourceCounts(due: row?.int("due") ?? 0, circuitOpen: row?.int("circuit_open") ?? 0)
         }
     }
 

@@ -93,9 +93,13 @@ extension ArticleStore {
                         WHERE is_active AND slug <> ALL ($1::text[]) RETURNING slug
                         """, [listed], label: "deactivate unlisted sources").rows.compactMap { $0["slug"] }.sorted()
                 }
-                report.sourcesUnlisted = try db.query(
-                    "SELECT count(*) FROM public.sources WHERE slug <> ALL ($1::text[])", [listed],
-                    label: "count unlisted sources").rows.first?.int("count") ?? 0
+                // Every source less the listed ones present, through `source_totals` (kept by
+                // triggers, migration 15) and the slug index: counting the rows not in the list
+                // read the whole table (205 ms at 1,000,000 sources).
+                report.sourcesUnlisted = try db.query("""
+                    SELECT coalesce((SELECT sources FROM public.source_totals), (SELECT count(*) FROM public.sources))
+                           - (SELECT count(*) FROM public.sources WHERE slug = ANY ($1::text[])) AS unlisted
+                    """, [listed], label: "count unlisted sources").rows.first?.int("unlisted") ?? 0
                 if dryRun { throw DryRunRolledBack(report: report) }
                 return report
             }

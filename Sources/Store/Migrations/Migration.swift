@@ -31,7 +31,7 @@ public struct Migration: Sendable {
     public static let all: [Migration] = [.baseSchema, .baseFunctions, .ingestAdditions, .scheduling, .languageTracking,
                                           .upstreamParity, .authenticator, .searchLanguageType, .claimIndex,
                                           .sourceLanguageDetection, .insertArticlesFunction, .webSubSubscriptions,
-                                          .webSubCallbackTokens, .multilingualSearch]
+                                          .webSubCallbackTokens, .multilingualSearch, .fleetGauges]
 }
 
 /// What must exist for a migration to count as already done by someone else.

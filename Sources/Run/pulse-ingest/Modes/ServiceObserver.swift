@@ -72,9 +72,11 @@ struct ServiceObserver: DaemonObserver {
         }
     }
 
-    func sourcesCounted(_ counts: SourceCounts) {
-        metrics.setSourceCounts(due: counts.due, circuitOpen: counts.circuitOpen)
-        for observer in extra { observer.sourcesCounted(counts) }
+    func fleetGaugesRead(_ reading: FleetGaugeReading) {
+        let gauges = reading.gauges
+        metrics.setFleetGauges(active: gauges.active, due: gauges.due, circuitOpen: gauges.circuitOpen,
+                               failing: gauges.failing, estimated: gauges.estimated, age: reading.age)
+        for observer in extra { observer.fleetGaugesRead(reading) }
     }
 
     func databaseProblem(_ error: any Error) {
