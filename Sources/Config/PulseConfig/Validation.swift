@@ -211,13 +211,8 @@ enum FieldRules {
         scalar.properties.isWhitespace || scalar == "\u{200B}"
     }
 
-    /// C0/C1 controls and the Unicode bidi controls (U+200E/F, U+202A-E, U+2066-9, U+061C).
-    static func isControlOrBidi(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
-    }
+    /// Any `HiddenCharacter`: controls, line separators, direction controls, invisible characters.
+    static func isControlOrBidi(_ scalar: Unicode.Scalar) -> Bool { HiddenCharacter.isHidden(scalar) }
 
     /// Echoes a bad value in a message without letting control characters into logs.
     static func printable(_ value: String) -> String {

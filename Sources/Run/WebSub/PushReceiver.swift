@@ -70,7 +70,9 @@ public final class PushReceiver: Sendable {
     /// The default bytes held over all pushes (read and queued): 64 MiB.
     public static let defaultBudgetBytes = 64 << 20
 
-    public init(pass: IngestPass, events: WebSubEvents = WebSubEvents(), workers: Int = 4, queueLimit: Int = 1000,
+    /// `queueLimit`: pushes acknowledged and not yet stored live only in memory, so a crash loses
+    /// them (their sources are then polled at the restart); a hub told 503 sends again.
+    public init(pass: IngestPass, events: WebSubEvents = WebSubEvents(), workers: Int = 4, queueLimit: Int = 256,
                 budgetBytes: Int = PushReceiver.defaultBudgetBytes,
                 retryDelays: [Duration] = [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16)],
                 logger: Logger) {
