@@ -215,8 +215,6 @@ enum TextCleaning {
 
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool { isUnsafe(scalar.value) }
 
-    static func isUnsafe(_ value: UInt32) -> Bool {
-        value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x061C || value == 0x200E || value == 0x200F
-            || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) || value == 0xFEFF
-    }
+    /// Any `HiddenCharacter` (controls, line separators, direction controls, invisible ones).
+    static func isUnsafe(_ value: UInt32) -> Bool { HiddenCharacter.kind(value) != nil }
 }
