@@ -27,12 +27,13 @@ public struct HTTPListener: Sendable {
         self.maxHeaderBytes = maxHeaderBytes
     }
 
-    /// Every deadline `timeout` and no per-client cap below the connection cap: the metrics
-    /// endpoint's limits.
+    /// Every deadline `timeout` and no per-client cap: the metrics endpoint's limits. (A cap equal
+    /// to the connection cap would refuse the connection accepted in the instant between one
+    /// closing and its count being given back: seen as a reset health check.)
     public init(host: String, port: Int, maxConnections: Int, idleTimeout: Duration, maxHeaderBytes: Int) {
         self.init(host: host, port: port, maxConnections: maxConnections,
                   limits: ConnectionLimits(headerTimeout: idleTimeout, bodyIdleTimeout: idleTimeout,
-                                           requestTimeout: idleTimeout, perClient: maxConnections),
+                                           requestTimeout: idleTimeout, perClient: .max),
                   maxHeaderBytes: maxHeaderBytes)
     }
 
