@@ -100,15 +100,18 @@ def percentile(values, p):
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def main():
+def arguments(pushes):
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
     parser.add_argument("--database-url", required=True)
     parser.add_argument("--work", required=True)
-    parser.add_argument("--pushes", type=int, default=1000)
-    args = parser.parse_args()
-    import http.client
+    parser.add_argument("--pushes", type=int, default=pushes)
+    return parser.parse_args()
 
+
+def prepare(args, log_level):
+    """The hub, the service's listen port, a feeds.yaml with WebSub on and one source `bench` on
+    the hub's feed, the service's environment (hub and feed names pinned to loopback); migrated."""
     hub_port, listen_port = free_port(), free_port()
     hub = Hub(hub_port)
     config = os.path.join(args.work, "feeds.yaml")
@@ -120,8 +123,16 @@ sources:
   - {{ slug: bench, name: Bench, feed_url: "{hub.topic}", category: world, language: en }}
 """)
     env = dict(os.environ, DATABASE_URL=args.database_url, PULSE_RESOLVE=f"{HUB_HOST}:{hub_port}:127.0.0.1,{FEED_HOST}:{hub_port}:127.0.0.1",
-               PULSE_ALLOW_NETWORKS="127.0.0.1/32", PULSE_LOG_LEVEL="warning")
+               PULSE_ALLOW_NETWORKS="127.0.0.1/32", PULSE_LOG_LEVEL=log_level)
     subprocess.run([args.binary, "--migrate", "--config", config], env=env, check=True, capture_output=True)
+    return hub, listen_port, config, env
+
+
+def main():
+    args = arguments(1000)
+    import http.client
+
+    hub, listen_port, config, env = prepare(args, "warning")
     log = open(os.path.join(args.work, "service.log"), "w")
     service = subprocess.Popen([args.binary, "--config", config], env=env, stdout=log, stderr=log)
     try:

@@ -10,7 +10,7 @@
    every listed item is stored, and how many acknowledged pushes were stored.
 Uses the bench's loopback hub (websub-bench.py). Prints; never a timed test.
 """
-import argparse, hashlib, hmac, http.client, importlib.util, os, signal, subprocess, sys, threading, time
+import http.client, importlib.util, os, signal, subprocess, sys, threading, time
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
@@ -83,27 +83,10 @@ def wait_for(predicate, seconds):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--database-url", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--pushes", type=int, default=1500)
-    args = parser.parse_args()
+    args = bench.arguments(1500)
     url = args.database_url
-    hub_port, listen_port = bench.free_port(), bench.free_port()
-    hub = bench.Hub(hub_port)
-    config = os.path.join(args.work, "feeds.yaml")
-    with open(config, "w") as f:
-        f.write(f"""version: 1
-enrichment: {{ enabled: false }}
-fetch: {{ feed_body_limit_bytes: 16777216 }}
-websub: {{ enabled: true, callback_url: "http://127.0.0.1:{listen_port}/websub", listen: "127.0.0.1:{listen_port}", lease_seconds: 864000, allow_http_hubs: true }}
-sources:
-  - {{ slug: bench, name: Bench, feed_url: "{hub.topic}", category: world, language: en }}
-""")
-    env = dict(os.environ, DATABASE_URL=url, PULSE_LOG_LEVEL="info", PULSE_ALLOW_NETWORKS="127.0.0.1/32",
-               PULSE_RESOLVE=f"{bench.HUB_HOST}:{hub_port}:127.0.0.1,{bench.FEED_HOST}:{hub_port}:127.0.0.1")
-    subprocess.run([args.binary, "--migrate", "--config", config], env=env, check=True, capture_output=True)
+    # The feed body limit is 16 MiB by default: the flood's bodies are read up to it.
+    hub, listen_port, config, env = bench.prepare(args, "info")
     service = Service(args.binary, config, env, args.work)
     process = service.start("service-1")
     try:
