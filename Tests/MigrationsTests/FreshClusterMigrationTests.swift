@@ -53,4 +53,65 @@ struct FreshClusterMigrationTests {
         #expect(members == "{anon,authenticated,service_role}")
         await admin.close()
     }
+
+    /// A role another database's migration creates stays uncommitted until that whole migration
+    /// commits; ours must not wait for it (CI, fresh cluster: three tests at once failed with
+    /// "migration 1 (base schema): canceling statement due to lock timeout"). Here the other
+    /// migration is held open by an advisory lock until ours has finished, so without the roles
+    /// made first our `CREATE ROLE` would wait past its 1 s lock_timeout every time.
+    @Test func aRoleIsNotHeldByAnotherDatabasesUnfinishedMigration() async throws {
+        let role = "pulse_test_role_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let gateKey = Int64.random(in: 1...Int64.max)
+        let makesRole = Migration(version: 1, name: "role", sql: """
+            DO $$ BEGIN CREATE ROLE \(role) NOLOGIN;
+            EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
+            """, adoption: nil, clusterRoles: [ClusterRole(role, creation: "CREATE ROLE \(role) NOLOGIN")])
+        let waitsAtTheGate = Migration(version: 2, name: "gate", sql: """
+            SELECT set_config('lock_timeout', '0', true); SELECT pg_advisory_xact_lock(\(gateKey));
+            """, adoption: nil)
+        let logger = TestDatabase.logger
+        try await TestDatabase.with { first in
+            try await TestDatabase.with { second in
+                let gate = try await first.connect(serviceRole: false)
+                try await gate.runOutsideTransaction("SELECT pg_advisory_lock(\(gateKey))", label: "close the gate")
+                let held = Task {
+                    let connection = try await first.connect(serviceRole: false)
+                    do {
+                        let report = try await Migrator(migrations: [makesRole, waitsAtTheGate], logger: logger)
+                            .migrate(on: connection)
+                        await connection.close()
+                        return report
+                    } catch {
+                        await connection.close()
+                        throw error
+                    }
+                }
+                var waiting = false
+                for _ in 0..<1200 where !waiting {
+                    waiting = try await gate.query("""
+                        SELECT count(*) FROM pg_catalog.pg_locks WHERE locktype = 'advisory' AND NOT granted
+                          AND database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())
+                        """, label: "gate waiters").rows.first?[0] == "1"
+                    if !waiting { try await Task.sleep(for: .milliseconds(50)) }
+                }
+                #expect(waiting, "the first migration never reached the gate")
+
+                var settings = second.settings(serviceRole: false)
+                settings.lockTimeoutMilliseconds = 1000
+                let connection = try await PostgresConnection.connect(settings: settings, logger: logger)
+                do {
+                    let report = try await Migrator(migrations: [makesRole], logger: logger).migrate(on: connection)
+                    #expect(report.applied == [1])
+                } catch {
+                    Issue.record("the second database's migration failed: \(error)")
+                }
+                await connection.close()
+
+                try await gate.runOutsideTransaction("SELECT pg_advisory_unlock(\(gateKey))", label: "open the gate")
+                #expect(try await held.value.applied == [1, 2])
+                try await gate.runOutsideTransaction("DROP ROLE IF EXISTS \(role)", label: "drop the test role")
+                await gate.close()
+            }
+        }
+    }
 }

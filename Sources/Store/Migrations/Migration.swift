@@ -9,19 +9,21 @@ public struct Migration: Sendable {
     /// When set, a database that already holds what this migration creates (the backend's own
     /// Supabase migrations made it) records the step as adopted instead of running it.
     public let adoption: AdoptionProbe?
+    /// Roles (cluster-wide) this migration creates when missing; `Migrator` creates them first,
+    /// each in a short transaction of its own (see `Migrator.createClusterRoles`).
+    public let clusterRoles: [ClusterRole]
 
-    init(version: Int, name: String, adoptsExistingSchema: Bool = false, sql: String) {
-        self.version = version
-        self.name = name
-        self.sql = sql
-        self.adoption = adoptsExistingSchema ? AdoptionProbe.forBaseMigration(version) : nil
+    init(version: Int, name: String, adoptsExistingSchema: Bool = false, clusterRoles: [ClusterRole] = [], sql: String) {
+        self.init(version: version, name: name, sql: sql,
+                  adoption: adoptsExistingSchema ? AdoptionProbe.forBaseMigration(version) : nil, clusterRoles: clusterRoles)
     }
 
-    public init(version: Int, name: String, sql: String, adoption: AdoptionProbe?) {
+    public init(version: Int, name: String, sql: String, adoption: AdoptionProbe?, clusterRoles: [ClusterRole] = []) {
         self.version = version
         self.name = name
         self.sql = sql
         self.adoption = adoption
+        self.clusterRoles = clusterRoles
     }
 
     /// SHA-256 of the SQL text, recorded in the history to notice edited migrations.
@@ -32,6 +34,17 @@ public struct Migration: Sendable {
                                           .upstreamParity, .authenticator, .searchLanguageType, .claimIndex,
                                           .sourceLanguageDetection, .insertArticlesFunction, .webSubSubscriptions,
                                           .webSubCallbackTokens, .multilingualSearch, .fleetGauges]
+}
+
+/// A role a migration needs, and the statements that create it (ours, never input).
+public struct ClusterRole: Sendable, Equatable {
+    public let name: String
+    public let creation: String
+
+    public init(_ name: String, creation: String) {
+        self.name = name
+        self.creation = creation
+    }
 }
 
 /// What must exist for a migration to count as already done by someone else.

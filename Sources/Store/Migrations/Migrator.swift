@@ -31,6 +31,7 @@ public struct Migrator: Sendable {
     }
 
     public func migrate(on connection: PostgresConnection) async throws -> MigrationReport {
+        try await createClusterRoles(on: connection)
         let report = try await connection.withTransaction(label: "migrate") { db in
             try lock(db)
             return try applyPending(db)
@@ -38,6 +39,32 @@ public struct Migrator: Sendable {
         for version in report.adopted { logger.info("adopted existing schema", metadata: ["version": "\(version)"]) }
         for version in report.applied { logger.info("applied migration", metadata: ["version": "\(version)"]) }
         return report
+    }
+
+    /// Creates the roles pending migrations need, each in a transaction of its own, before the
+    /// migration. Roles belong to the cluster, not the database: while a migration of another
+    /// database on the same cluster (parallel tests, two fresh deployments) holds a new role
+    /// uncommitted, our `CREATE ROLE` of that name waits for its whole migration to commit, and
+    /// past `lock_timeout` fails ("migration 1 (base schema): canceling statement due to lock
+    /// timeout" in CI). Made here, the role is uncommitted for milliseconds. The migrations keep
+    /// their own blocks (idle once the role exists), so their checksums are unchanged.
+    private func createClusterRoles(on connection: PostgresConnection) async throws {
+        let wanted = migrations.flatMap(\.clusterRoles)
+        guard !wanted.isEmpty else { return }
+        let present = try await connection.withReconnect(label: "cluster roles") { db in
+            Set(try db.query("SELECT rolname FROM pg_catalog.pg_roles WHERE rolname = ANY ($1::text[])",
+                             [PostgresArray.text(wanted.map(\.name))], label: "cluster roles").rows.compactMap { $0[0] })
+        }
+        if wanted.allSatisfy({ present.contains($0.name) }) { return }
+        for role in try await pending(on: connection).flatMap(\.clusterRoles) where !present.contains(role.name) {
+            do {
+                try await connection.executeScript(role.creation, label: "cluster role \(role.name)")
+            } catch let error as PostgresError where ["42710", "23505", "42501"].contains(error.sqlState ?? "") {
+                // Made by another migration meanwhile (42710, 23505), or we may not create roles
+                // (42501): the migration's own block then decides, as before this step existed.
+                continue
+            }
+        }
     }
 
     /// Versions not yet recorded in the history (the table may not exist yet).

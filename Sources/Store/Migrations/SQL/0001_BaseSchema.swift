@@ -2,7 +2,11 @@
 // already holds it (created by the backend's Supabase migrations) this migration is adopted, not
 // run: see `Migrator.adoptionState`.
 extension Migration {
-    static let baseSchema = Migration(version: 1, name: "base schema", adoptsExistingSchema: true, sql: #"""
+    static let baseSchema = Migration(version: 1, name: "base schema", adoptsExistingSchema: true, clusterRoles: [
+        ClusterRole("anon", creation: "CREATE ROLE anon NOLOGIN"),
+        ClusterRole("authenticated", creation: "CREATE ROLE authenticated NOLOGIN"),
+        ClusterRole("service_role", creation: "CREATE ROLE service_role NOLOGIN BYPASSRLS"),
+    ], sql: #"""
 -- Supabase's API roles. Concurrent first migrations on one cluster may race to create them.
 DO $roles$
 BEGIN

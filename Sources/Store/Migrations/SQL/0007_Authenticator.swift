@@ -2,7 +2,12 @@
 // vanilla PostgreSQL it is created here without a password or LOGIN, so nothing can use it until an
 // operator runs `ALTER ROLE authenticator LOGIN PASSWORD '...'` (README, Production).
 extension Migration {
-    static let authenticator = Migration(version: 7, name: "authenticator role", sql: #"""
+    static let authenticator = Migration(version: 7, name: "authenticator role", clusterRoles: [
+        ClusterRole("authenticator", creation: """
+            CREATE ROLE authenticator NOLOGIN NOINHERIT;
+            GRANT anon, authenticated, service_role TO authenticator;
+            """),
+    ], sql: #"""
 DO $roles$
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'authenticator') THEN
