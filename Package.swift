@@ -115,6 +115,7 @@ let package = Package(
             "ArticleStore", "Ingestion", "HTTPFetcher", "CLibCrypto", "HTTPServer", "PulseModel",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], path: "Sources/Run/WebSub"),
         // The long-running service: claim with leases, pass, repeat; graceful shutdown.
         .target(name: "Daemon", dependencies: [
@@ -146,7 +147,7 @@ let package = Package(
         .executableTarget(name: "pulse-ingest", dependencies: [
             "Postgres", "Migrations", "ArticleStore", "PulseModel", "TextSupport", "PulseConfig", "Ingestion",
             "FeedParser", "HTTPFetcher", "AddressPolicy", "Daemon", "Scheduler", "Observability", "SystemdNotify", "Enrichment",
-            "LanguageTagger", "SourceImport", "WebSub",
+            "LanguageTagger", "SourceImport", "WebSub", "HTTPServer",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -180,7 +181,8 @@ let package = Package(
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "ObservabilityTests", dependencies: [
-            "Observability", "AddressPolicy", "LoopbackHTTPServer", .product(name: "Logging", package: "swift-log"),
+            "Observability", "AddressPolicy", "LoopbackHTTPServer", "TestSupport", "HTTPServer",
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "PulseModel", "CanonicalURL"], exclude: ["Fixtures"]),
@@ -202,6 +204,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: [
             "AddressPolicy", "Postgres", "Migrations", "ArticleStore", "PulseModel", "HTTPFetcher", "LoopbackHTTPServer", "WebSub", "Threads",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "Migrations", "ArticleStore", "PulseModel", "TestSupport"]),
         .testTarget(name: "MigrationsTests", dependencies: [

@@ -10,22 +10,18 @@ import Hummingbird
 import LoopbackHTTPServer
 import AddressPolicy
 @testable import Observability
+import TestSupport
+import HTTPServer
 
-@Suite struct MetricsRoutingTests {
-    let server = MetricsServer(address: try! ListenAddress(parsing: "127.0.0.1:0"),
-                               exposition: { "pulse_x 1\n" }, readiness: { .notReady("database: down") })
-
-    @Test func routes() {
-        let metrics = server.respond(method: .get, path: "/metrics")
-        #expect(metrics.status == .ok && metrics.headers[.contentLength] == "10")
-        #expect(metrics.headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
-        #expect(metrics.headers[.cacheControl] == "no-store")
-        let head = server.respond(method: .head, path: "/healthz")
-        #expect(head.status == .ok && head.headers[.contentLength] == "3" && (head.body.contentLength ?? 0) == 0)
-        #expect(server.respond(method: .get, path: "/readyz").status == .serviceUnavailable)
-        #expect(server.respond(method: .get, path: "/metricsx").status == .notFound)
-        let delete = server.respond(method: .delete, path: "/metrics")
-        #expect(delete.status == .methodNotAllowed && delete.headers[.allow] == "GET, HEAD")
+/// A metrics server on `address`, started as the service's group starts it; returns it with its port.
+func startMetricsServer(_ address: String = "127.0.0.1:0", requestTimeout: Duration = .seconds(2),
+                        maxConnections: Int = 64, exposition: @escaping @Sendable () -> String = { "" },
+                        readiness: @escaping @Sendable () -> Readiness = { .ready }) async throws
+    -> (running: RunningService, port: Int) {
+    let address = try ListenAddress(parsing: address)
+    return try await RunningService.listening { onBound in
+        MetricsServer(address: address, requestTimeout: requestTimeout, maxConnections: maxConnections,
+                      exposition: exposition, readiness: readiness, onBound: onBound)
     }
 }
 
@@ -112,17 +108,17 @@ func body(_ response: String) -> String {
                                  _ body: @escaping @Sendable (UInt16, ReadyFlag, PulseMetrics) throws -> T) async throws -> T {
         let metrics = populatedMetrics()
         let flag = ReadyFlag()
-        let running = try await MetricsServer(address: try ListenAddress(parsing: "127.0.0.1:0"), requestTimeout: requestTimeout,
-                                              maxConnections: maxConnections, exposition: { metrics.exposition() },
-                                              readiness: { flag.value.withLock { $0 } }).start()
-        #expect(running.port != 0)
+        let (running, port) = try await startMetricsServer(requestTimeout: requestTimeout, maxConnections: maxConnections,
+                                                           exposition: { metrics.exposition() },
+                                                           readiness: { flag.value.withLock { $0 } })
+        #expect(port != 0)
         let outcome: Result<T, any Error>
         do {
-            outcome = .success(try await onItsOwnThread { try body(UInt16(running.port), flag, metrics) })
+            outcome = .success(try await onItsOwnThread { try body(UInt16(port), flag, metrics) })
         } catch {
             outcome = .failure(error)
         }
-        await running.stop()
+        try await running.stop()
         return try outcome.get()
     }
 
@@ -157,8 +153,14 @@ func body(_ response: String) -> String {
             let post = try exchange(port: port, Array("POST /metrics HTTP/1.1\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc".utf8))
             #expect(statusLine(post) == "HTTP/1.1 405 Method Not Allowed")
             #expect(post.lowercased().contains("\r\nallow: get, head\r\n"))
+            let delete = try get(port: port, "/nope", method: "DELETE")
+            #expect(statusLine(delete) == "HTTP/1.1 405 Method Not Allowed" && delete.lowercased().contains("\r\nallow: get, head\r\n"))
             let head = try get(port: port, "/healthz", method: "HEAD")
             #expect(statusLine(head) == "HTTP/1.1 200 OK" && body(head).isEmpty && head.lowercased().contains("content-length: 3\r\n"))
+            #expect(head.lowercased().contains("\r\ncache-control: no-store\r\n"))
+            let missing = try get(port: port, "/metricsx", method: "HEAD")
+            #expect(statusLine(missing) == "HTTP/1.1 404 Not Found" && body(missing).isEmpty)
+            #expect(missing.lowercased().contains("\r\nx-content-type-options: nosniff\r\n"))
             #expect(statusLine(try exchange(port: port, Array("garbage\r\n\r\n".utf8))) == "HTTP/1.1 400 Bad Request")
         }
     }
@@ -224,12 +226,12 @@ func body(_ response: String) -> String {
     /// a stopped server never answers one, and refuses one within a few tries; a server still
     /// listening would answer every one and refuse none.
     @Test func stopClosesTheListenerAndASecondServerOnItsPortIsRefused() async throws {
-        let (server, running) = try await Self.serverOnAPortBelowTheEphemeralRange()
-        await #expect(throws: (any Error).self) { _ = try await server.start() }
-        let port = UInt16(running.port)
+        let (address, running, bound) = try await Self.serverOnAPortBelowTheEphemeralRange()
+        await #expect(throws: (any Error).self) { _ = try await startMetricsServer(address) }
+        let port = UInt16(bound)
         #expect(port < 32_768)
         #expect(statusLine(try await onItsOwnThread { try get(port: port, "/healthz") }) == "HTTP/1.1 200 OK")
-        await running.stop()
+        try await running.stop()
         let refusal = try await onItsOwnThread { () -> POSIXError? in
             var refusal: POSIXError?
             for _ in 0..<20 where refusal == nil {
@@ -247,13 +249,12 @@ func body(_ response: String) -> String {
 
     /// A started server on the first free port from a random point of 20000-24999 (the fetcher's
     /// refused-connection test takes its ports from 25000-29999).
-    static func serverOnAPortBelowTheEphemeralRange() async throws -> (MetricsServer, MetricsServer.Running) {
+    static func serverOnAPortBelowTheEphemeralRange() async throws -> (address: String, running: RunningService, port: Int) {
         let first = UInt16.random(in: 20_000...24_000)
         for port in first..<(first + 1_000) {
-            let server = MetricsServer(address: try ListenAddress(host: "127.0.0.1", port: port),
-                                       exposition: { "" }, readiness: { .ready })
             do {
-                return (server, try await server.start())
+                let (running, bound) = try await startMetricsServer("127.0.0.1:\(port)")
+                return ("127.0.0.1:\(port)", running, bound)
             } catch {
                 guard "\(error)".contains("Address already in use") else { throw error }
             }
@@ -268,10 +269,9 @@ func body(_ response: String) -> String {
     func stopsWhileClientsKeepConnecting() async throws {
         final class Stop: Sendable { let flag = Atomic(false) }
         for _ in 0..<15 {
-            let running = try await MetricsServer(address: try ListenAddress(parsing: "127.0.0.1:0"), exposition: { "" },
-                                                  readiness: { .ready }).start()
+            let (running, bound) = try await startMetricsServer()
             let stop = Stop()
-            let port = UInt16(running.port)
+            let port = UInt16(bound)
             let clients = Task.detached {
                 try await onItsOwnThread {
                     while !stop.flag.load(ordering: .relaxed) {
@@ -282,19 +282,17 @@ func body(_ response: String) -> String {
                 }
             }
             try await Task.sleep(for: .milliseconds(20))
-            await running.stop()
+            try await running.stop()
             stop.flag.store(true, ordering: .relaxed)
             try await clients.value
         }
     }
 
     @Test func bindFailureIsReported() async throws {
-        let first = try await MetricsServer(address: try ListenAddress(parsing: "127.0.0.1:0"), exposition: { "" },
-                                            readiness: { .ready }).start()
-        let second = MetricsServer(address: try ListenAddress(host: "127.0.0.1", port: UInt16(first.port)),
-                                   exposition: { "" }, readiness: { .ready })
-        let failure = await #expect(throws: (any Error).self) { _ = try await second.start() }
-        #expect("\(failure.map { "\($0)" } ?? "")".contains("Address already in use"))
-        await first.stop()
+        let (first, port) = try await startMetricsServer()
+        let failure = await #expect(throws: ListenError.self) { _ = try await startMetricsServer("127.0.0.1:\(port)") }
+        #expect(failure?.address == "127.0.0.1:\(port)")
+        #expect(failure?.reason.contains("Address already in use") == true, "\(String(describing: failure))")
+        try await first.stop()
     }
 }

@@ -88,6 +88,33 @@ struct ServiceProcessTests {
         }
     }
 
+    /// A metrics address that cannot be bound is a usage error naming `--metrics-address` (64),
+    /// even while the database is still being reached; nothing else keeps the process up.
+    @Test(.timeLimit(.minutes(1)))
+    func anUnusableMetricsAddressIsAUsageError() async throws {
+        let server = try FixtureFeeds.feedServer(now: Date())
+        defer { server.stop() }
+        let occupied = server
+        let (folder, configPath) = try Self.writeConfig(Self.config(server: server, feeds: 1...1))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try builtBinary())
+        process.arguments = ["--config", configPath, "--metrics-address", "127.0.0.1:\(occupied.port)"]
+        var environment = ProcessInfo.processInfo.environment
+        // Nothing listens there: the service would retry it for ever.
+        environment["DATABASE_URL"] = "postgresql://nobody@127.0.0.1:1/none"
+        process.environment = environment
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64, "\(log.suffix(2000))")
+        #expect(log.contains("--metrics-address 127.0.0.1:\(occupied.port)"), "\(log.suffix(2000))")
+        #expect(log.contains("Address already in use"), "\(log.suffix(2000))")
+    }
+
     /// A second SIGTERM during the drain ends the service at once with 130 (not a crash);
     /// STOPPING=1 goes out when the drain begins, not when it ends. A stalled fetch no longer holds
     /// a drain (it is abandoned at the stop), so the test holds the sources' rows instead: giving

@@ -72,12 +72,7 @@ import Testing
         #expect(a != b)
     }
 
-    @Test func callbackPathsAndFormEncoding() {
-        #expect(WebSubListener.callback(of: "/websub/alpha/t0k3n").map { [$0.slug, $0.token] } == ["alpha", "t0k3n"])
-        #expect(WebSubListener.callback(of: "/websub/alpha") == nil)
-        #expect(WebSubListener.callback(of: "/websub/alpha/") == nil)
-        #expect(WebSubListener.callback(of: "/websub/a/b/c") == nil)
-        #expect(WebSubListener.callback(of: "/other/alpha/t0k3n") == nil)
+    @Test func formEncoding() {
         #expect(FormEncoding.encode([("hub.topic", "https://a.example/x?y=1&z"), ("k", "a b")])
             == "hub.topic=https%3A%2F%2Fa.example%2Fx%3Fy%3D1%26z&k=a+b")
     }

@@ -17,7 +17,7 @@ final class WebSubDaemon: Sendable {
     let subscriber: WebSubSubscriber
     let port: Int
     let rejected: Locked<[String]>
-    private let listenerTask: Task<Void, any Error>
+    private let listening: RunningService
     private let receiverTask: Task<Void, Never>
     private let startReceiver: AsyncStream<Void>.Continuation
 
@@ -46,7 +46,6 @@ final class WebSubDaemon: Sendable {
         events.pushRejected = { reason in rejectedReasons.withLock { $0.append(reason) } }
         let receiver = PushReceiver(pass: pass, events: events, queueLimit: queueLimit, budgetBytes: budgetBytes,
                                     logger: TestDatabase.logger)
-        let (ports, bound) = AsyncStream.makeStream(of: Int.self)
         // The callback prefix needs the port, which the listener learns when it binds: the
         // subscriber's settings are made after.
         let placeholder = WebSubSubscriber.Settings(callbackPrefix: "", leaseSeconds: 864_000)
@@ -54,9 +53,8 @@ final class WebSubDaemon: Sendable {
         limits?(&listenerLimits)
         let listener = WebSubListener(host: "127.0.0.1", port: 0, limits: listenerLimits, store: store,
                                       receiver: receiver, subscriber: placeholder, logger: TestDatabase.logger)
-        listenerTask = Task { try await listener.run { bound.yield($0); bound.finish() } }
-        var iterator = ports.makeAsyncIterator()
-        let port = await iterator.next() ?? 0
+        let (listening, port) = try await RunningService.listening { listener.service(onBound: $0) }
+        self.listening = listening
         self.port = port
         let (start, started) = AsyncStream.makeStream(of: Void.self)
         receiverTask = Task {
@@ -91,8 +89,7 @@ final class WebSubDaemon: Sendable {
         startReceiver.finish()
         receiver.finish()
         await receiverTask.value
-        listenerTask.cancel()
-        _ = try? await listenerTask.value
+        try? await listening.stop()
         fetcher.shutdown()
         await store.connection.close()
     }

@@ -43,6 +43,11 @@ struct WebSubHostileTests {
             let cases: [(String, String?, Int, Int)] = [
                 ("/websub/nobody/" + String(repeating: "a", count: 64), signature, 16 << 20, 404),
                 ("/websub/alpha", signature, 16 << 20, 404),
+                // The route is exactly /websub/{slug}/{token}: nothing more, nothing less, nowhere else.
+                ("/websub/alpha/", signature, 16 << 20, 404),
+                (Self.path(callback) + "/more", signature, 16 << 20, 404),
+                (Self.path(callback).replacingOccurrences(of: "/websub/", with: "/other/"), signature, 16 << 20, 404),
+                ("/websub/" + String(repeating: "s", count: 129) + "/t", signature, 16 << 20, 404),
                 (Self.path(callback), nil, 16 << 20, 403),
                 (Self.path(callback), "md5=00", 16 << 20, 403),
                 (Self.path(callback), signature, 16 << 20, 413),

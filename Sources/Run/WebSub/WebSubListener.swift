@@ -6,6 +6,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import PulseModel
+import ServiceLifecycle
 
 /// The callback endpoint hubs call, on Hummingbird (HTTP/1.1 on SwiftNIO):
 /// `GET /websub/{slug}/{token}` answers verification of intent, `POST /websub/{slug}/{token}`
@@ -48,32 +49,36 @@ public struct WebSubListener: Sendable {
         self.logger = logger
     }
 
-    /// Serves until the task is cancelled. `onBound` is told the port (useful with port 0).
-    public func run(onBound: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
-        let handler = self
+    /// The listener as a `Service` (`HTTPListener.service`); `onBound` is told the port.
+    public func service(onBound: @escaping @Sendable (Int) -> Void = { _ in }) -> Listening {
         let listener = HTTPListener(host: host, port: port, maxConnections: limits.maxConnections,
                                     limits: limits.connection, maxHeaderBytes: limits.maxHeaderBytes)
-        try await listener.run(logger: logger, onBound: onBound) { request in await handler.respond(to: request) }
+        return listener.service(router: router(), logger: logger, onBound: onBound)
     }
 
-    /// The slug and token of `/websub/{slug}/{token}`, nil for any other path.
-    static func callback(of path: String) -> (slug: String, token: String)? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0].isEmpty, parts[1] == "websub", !parts[2].isEmpty, parts[2].utf8.count <= 128,
-              !parts[3].isEmpty, parts[3].utf8.count <= 128 else { return nil }
-        return (String(parts[2]), String(parts[3]))
+    /// `/websub/{slug}/{token}`; any other path or method is 404, closed before a body is read.
+    func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: UnmatchedRoute { _ in Self.notFound })
+        let handler = self
+        router.get("/websub/:slug/:token") { request, context in
+            await handler.answer(request, context) { try await handler.verify(request, slug: $0, token: $1) }
+        }
+        router.post("/websub/:slug/:token") { request, context in
+            await handler.answer(request, context) { try await handler.distribute(request, slug: $0, token: $1) }
+        }
+        return router
     }
 
     static var notFound: Response { HTTPListener.closing(.notFound, "not found") }
 
-    func respond(to request: Request) async -> Response {
-        guard let (slug, token) = Self.callback(of: request.uri.path) else { return Self.notFound }
+    /// The route's slug and token (each at most 128 bytes) to `body`; a database failure is 503.
+    func answer(_ request: Request, _ context: BasicRequestContext,
+                _ body: (String, String) async throws -> Response) async -> Response {
+        guard let slug = context.parameters.get("slug"), let token = context.parameters.get("token"),
+              slug.utf8.count <= 128, token.utf8.count <= 128 else { return Self.notFound }
         do {
-            switch request.method {
-            case .get: return try await verify(request, slug: slug, token: token)
-            case .post: return try await distribute(request, slug: slug, token: token)
-            default: return Self.notFound
-            }
+            return try await body(slug, token)
         } catch {
             // The database is down: 503 makes a hub retry later, as the spec expects of a failure.
             logger.error("websub request failed", metadata: ["source": "\(slug)", "error": "\(error)"])

@@ -3,6 +3,7 @@ import FoundationEssentials
 import HTTPFetcher
 import Ingestion
 import Logging
+import ServiceLifecycle
 
 /// The subscribing side: turns what fetches discover into subscription requests, sends them to
 /// hubs through the one fetcher (SSRF guard, timeouts, body cap), renews before leases end and
@@ -46,13 +47,18 @@ public struct WebSubSubscriber: Sendable {
     public let settings: Settings
     public let workerID: String
     let logger: Logger
+    /// Set once the callback listener is bound (or could not be): a hub verifies intent right
+    /// after a request, so no request is sent before. Already set unless the caller passes one.
+    public let callbackListening: StopSignal
 
-    public init(store: ArticleStore, fetcher: HTTPFetcher, settings: Settings, workerID: String, logger: Logger) {
+    public init(store: ArticleStore, fetcher: HTTPFetcher, settings: Settings, workerID: String, logger: Logger,
+                callbackListening: StopSignal? = nil) {
         self.store = store
         self.fetcher = fetcher
         self.settings = settings
         self.workerID = workerID
         self.logger = logger
+        self.callbackListening = callbackListening ?? { let set = StopSignal(); set.stop(); return set }()
     }
 
     /// `IngestPass.hubObserver`: records what a fetch discovered (a new subscription gets a new
@@ -76,6 +82,7 @@ public struct WebSubSubscriber: Sendable {
     /// returns how many were sent.
     @discardableResult
     public func runDue(now: Date = Date()) async throws -> Int {
+        await callbackListening.wait()
         let due = try await store.claimWebSubActions(workerID: workerID, limit: 32, claim: .seconds(300), at: now)
         await withTaskGroup(of: Void.self) { group in
             for subscription in due { group.addTask { await act(on: subscription, now: now) } }
@@ -83,13 +90,16 @@ public struct WebSubSubscriber: Sendable {
         return due.count
     }
 
-    /// Calls `runDue` every `tick` until the task is cancelled.
-    public func run() async {
-        while !Task.isCancelled {
-            do { try await runDue() } catch {
+    /// Calls `runDue`, then `afterRound`, every `tick` until the service's graceful shutdown.
+    public func run(afterRound: @Sendable () async throws -> Void = {}) async {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                try await runDue()
+                try await afterRound()
+            } catch {
                 logger.warning("websub subscriber could not read its work", metadata: ["error": "\(error)"])
             }
-            try? await Task.sleep(for: settings.tick)
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: settings.tick) }
         }
     }
 

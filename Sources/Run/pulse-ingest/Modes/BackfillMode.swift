@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import PulseModel
 import HTTPFetcher
+import Ingestion
 import Postgres
 import PulseConfig
 
@@ -18,8 +19,12 @@ struct BackfillMode {
     let fetcherConfiguration: FetcherConfiguration
 
     func run() async -> Int32 {
+        await Lifecycle.runOnce(logger: context.logger) { stop in await run(stop: stop) }
+    }
+
+    /// The mode's work; the first SIGINT/SIGTERM sets `stop` (`Lifecycle`).
+    func run(stop: StopSignal) async -> Int32 {
         guard let conninfo = context.requiredDatabaseURL() else { return ExitStatus.usage }
-        let trap = SignalTrap()
         let fetcher = HTTPFetcher(configuration: fetcherConfiguration, logger: context.logger)
         defer { fetcher.shutdown() }
         do {
@@ -37,7 +42,6 @@ struct BackfillMode {
                     .union(try await store.sourcesWithoutLanguageDetection()),
                 logger: context.logger)
             let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
-            let stop = trap.stop
             let summary = try await backfiller.run(kinds: kinds, limit: limit, sourceSlug: sourceSlug,
                                                    shouldStop: { stop.isStopped }) { bar.show($0) }
             bar.finish()

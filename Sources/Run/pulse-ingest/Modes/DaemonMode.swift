@@ -3,6 +3,7 @@ import ArticleStore
 import Daemon
 import FoundationEssentials
 import Glibc
+import HTTPServer
 import HTTPFetcher
 import Ingestion
 import Logging
@@ -16,9 +17,10 @@ import SystemdNotify
 import UnixSignals
 import WebSub
 
-/// The service (no mode flag): connect (retrying while the database is down), migrate when
-/// PULSE_AUTO_MIGRATE=1, sync sources, then claim and ingest until SIGTERM/SIGINT. SIGHUP reloads
-/// `feeds.yaml`; a second stop signal exits at once.
+/// The service (no mode flag): the watchdog, the metrics endpoint, WebSub, the reloader and the
+/// ingest daemon, as the services of one group (`Lifecycle`). The daemon connects (retrying while
+/// the database is down), migrates when PULSE_AUTO_MIGRATE=1, syncs sources, then claims and
+/// ingests until SIGTERM/SIGINT. SIGHUP reloads `feeds.yaml`; a second stop signal exits at once.
 struct DaemonMode {
     let context: RunContext
     let allowedNetworks: [CIDR]
@@ -27,6 +29,7 @@ struct DaemonMode {
     func run() async -> Int32 {
         guard let conninfo = context.requiredDatabaseURL() else { return ExitStatus.usage }
         let logger = context.logger
+        let configuration = context.configuration
         let workerID = "\(ProcessInfo.processInfo.hostName):\(getpid())"
         var settings = context.connectionSettings(conninfo)
         settings.reconnect.maximumAttempts = nil
@@ -36,111 +39,129 @@ struct DaemonMode {
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         let systemd = SystemdObserver(notifier: notifier)
         let observer = ServiceObserver(logger: logger, metrics: metrics, readiness: readiness, extra: [systemd])
-        let watchdog = Task { await notifier.runWatchdog(isAlive: { systemd.isAlive() }) }
-        defer { watchdog.cancel() }
-        var metricsServer: MetricsServer.Running?
+        // One more session for article inserts (see ArticleStore.insertLanes): measured on the
+        // 2,000-feed farm, the single session was busy or waited on for most of the cycle.
+        let store = ArticleStore(connection: connection, extraInsertConnections: 1, logger: logger)
+        let fetcher = HTTPFetcher(configuration: configuration.fetcherConfiguration(
+            environment: context.environment.fetch, allowedNetworks: allowedNetworks).countingRefusals(in: metrics),
+                                  logger: logger)
+        defer { fetcher.shutdown() }
+        let subscriber = configuration.websub.enabled
+            ? WebSubRuntime.subscriber(configuration, store: store, fetcher: fetcher, workerID: workerID, logger: logger) : nil
+        let daemonSettings = Self.settings(configuration, fetcher: fetcher, subscriber: subscriber, workerID: workerID,
+                                           logger: logger)
+        let daemon = IngestDaemon(workerID: workerID, store: store, settings: daemonSettings, observer: observer,
+                                  logger: logger)
+
+        // Started together, stopped in reverse: the daemon drains first, the metrics endpoint
+        // answers until the end (`Lifecycle`).
+        var services: [any Service] = [WatchdogPings(notifier: notifier, isAlive: { systemd.isAlive() })]
         if let metricsAddress {
-            do {
-                metricsServer = try await MetricsServer(address: metricsAddress, metrics: metrics, logger: logger,
-                                                        readiness: { readiness.current() }).start()
-            } catch {
-                context.fail("--metrics-address \(metricsAddress): \(error)")
-                return ExitStatus.usage
-            }
+            services.append(MetricsServer(address: metricsAddress, metrics: metrics, logger: logger,
+                                          readiness: { readiness.current() }))
         }
-        // Until stopped; the metrics endpoint answers throughout, and closes last.
-        let status = await { () async -> Int32 in
+        if let subscriber, let websub = WebSubRuntime.make(configuration, store: store, pass: daemonSettings.makePass(store),
+                                                           subscriber: subscriber, registry: metrics, logger: logger) {
+            // Pushes go through the same pass as fetched feeds.
+            services.append(websub)
+        }
+        services.append(Reloader(mode: self, daemon: daemon, store: store, fetcher: fetcher, subscriber: subscriber,
+                                 workerID: workerID, notifier: notifier))
+        services.append(IngestService(mode: self, conninfo: conninfo, daemon: daemon, store: store))
+        do {
+            try await Lifecycle.run(services, announce: false, logger: logger)
+            return ExitStatus.success
+        } catch let error as ListenError {
+            // The metrics endpoint's (WebSub's listener logs its own and goes on polling).
+            context.fail("--metrics-address \(metricsAddress.map { "\($0)" } ?? error.address): \(error.reason)")
+            return ExitStatus.usage
+        } catch let failure as StartupFailure {
+            context.fail(failure.message)
+            return failure.status
+        } catch {
+            context.fail("\(error)")
+            return ExitStatus.unavailable
+        }
+    }
+
+    /// Connects (retrying while the database is down), migrates when PULSE_AUTO_MIGRATE=1 or
+    /// refuses a schema behind this binary, syncs the sources, then runs the daemon until the
+    /// group's graceful shutdown. A stop during start-up ends it at once.
+    private struct IngestService: Service {
+        let mode: DaemonMode
+        let conninfo: String
+        let daemon: IngestDaemon
+        let store: ArticleStore
+
+        func run() async throws {
+            let context = mode.context, connection = store.connection
+            let started: Bool
             do {
+                started = try await cancelWhenGracefulShutdown {
                 try await connection.reconnect()
                 if context.environment.autoMigrate {
-                    try await migrate(conninfo: conninfo)
+                    try await mode.migrate(conninfo: conninfo)
                 } else {
-                    let pending = try await Migrator(logger: logger).pending(on: connection)
+                    let pending = try await Migrator(logger: context.logger).pending(on: connection)
                     if !pending.isEmpty {
-                        context.fail("the database schema is behind this binary (pending migrations "
+                        throw StartupFailure(status: ExitStatus.unavailable, message:
+                            "the database schema is behind this binary (pending migrations "
                             + pending.map { String($0.version) }.joined(separator: ", ")
                             + "): run `pulse-ingest --migrate` or set PULSE_AUTO_MIGRATE=1")
-                        return ExitStatus.unavailable
                     }
                 }
-                // One more session for article inserts (see ArticleStore.insertLanes): measured on the
-                // 2,000-feed farm, the single session was busy or waited on for most of the cycle.
-                let store = ArticleStore(connection: connection, extraInsertConnections: 1, logger: logger)
                 _ = try await store.synchronize(categories: context.configuration.categoryDefinitions,
                                                 sources: context.configuration.sourceDefinitions,
                                                 deactivateUnlisted: context.configuration.pruneUnlisted)
-                let fetcher = HTTPFetcher(configuration: context.configuration.fetcherConfiguration(
-                    environment: context.environment.fetch, allowedNetworks: allowedNetworks).countingRefusals(in: metrics),
-                                          logger: logger)
-                defer { fetcher.shutdown() }
-                let daemonSettings = Self.settings(context.configuration, fetcher: fetcher, workerID: workerID, logger: logger)
-                let daemon = IngestDaemon(workerID: workerID, store: store, settings: daemonSettings,
-                                          observer: observer, logger: logger)
-                // WebSub (when enabled): pushes go through the same pass as fetched feeds.
-                let websub = WebSubRuntime.make(context.configuration, store: store, fetcher: fetcher,
-                                                pass: daemonSettings.makePass(store), workerID: workerID,
-                                                registry: metrics, logger: logger)
-                logger.info("serving", metadata: ["worker": "\(workerID)", "sources": "\(context.configuration.activeSources.count)"])
-                let group = ServiceGroup(configuration: .init(
-                    services: [daemon], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-                // The first stop signal drains (ServiceGroup); a second exits at once (`SignalTrap`).
-                let secondSignal = SignalTrap(announce: false, onSecond: { logger.warning("second stop signal: exiting now") })
-                defer { withExtendedLifetime(secondSignal) {} }
-                // With WebSub on, the daemon (whose passes subscribe to the hubs they discover) starts
-                // once the callback listener is bound: a hub verifies intent right after a request.
-                let (listening, listeningDone) = AsyncStream<Void>.makeStream()
-                if websub == nil { listeningDone.finish() }
-                try await withThrowingTaskGroup(of: Void.self) { tasks in
-                    tasks.addTask {
-                        for await _ in listening {}
-                        try await group.run()
-                    }
-                    if let websub {
-                        tasks.addTask {
-                            do { try await websub.run(onListening: { listeningDone.finish() }) } catch {
-                                // The listener could not bind: the service goes on polling, loudly.
-                                logger.error("websub stopped; sources are polled only", metadata: ["error": "\(error)"])
-                                while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
-                            }
-                        }
-                    }
-                    tasks.addTask {
-                        await watchSignals(daemon: daemon, store: store, fetcher: fetcher, workerID: workerID,
-                                           notifier: notifier)
-                    }
-                    try await tasks.next()
-                    tasks.cancelAll()
+                return true
                 }
-                await store.closeInsertLanes()
-                await connection.close()
-                return ExitStatus.success
-            } catch {
-                context.fail("\(error)")
-                return ExitStatus.unavailable
+            } catch where Task.isShuttingDownGracefully {
+                started = false  // stopped while starting
             }
-        }()
-        await metricsServer?.stop()
-        return status
-    }
-
-    /// SIGHUP reloads the config (SIGTERM/SIGINT are ServiceGroup's, and a second one `SignalTrap`'s).
-    private func watchSignals(daemon: IngestDaemon, store: ArticleStore, fetcher: HTTPFetcher, workerID: String,
-                              notifier: SystemdNotifier) async {
-        for await _ in await UnixSignalsSequence(trapping: .sighup) {
-            notifier.reloading()
-            await reload(daemon: daemon, store: store, fetcher: fetcher, workerID: workerID)
-            notifier.ready(status: "configuration reloaded")
+            if started {
+                context.logger.info("serving", metadata: [
+                    "worker": "\(daemon.workerID)", "sources": "\(context.configuration.activeSources.count)",
+                ])
+                try await daemon.run()
+            }
+            await store.closeInsertLanes()
+            await connection.close()
         }
     }
 
-    private func reload(daemon: IngestDaemon, store: ArticleStore, fetcher: HTTPFetcher, workerID: String) async {
+    /// SIGHUP reloads the config (SIGTERM and SIGINT are the group's).
+    private struct Reloader: Service {
+        let mode: DaemonMode
+        let daemon: IngestDaemon
+        let store: ArticleStore
+        let fetcher: HTTPFetcher
+        let subscriber: WebSubSubscriber?
+        let workerID: String
+        let notifier: SystemdNotifier
+
+        func run() async {
+            let hangups = await UnixSignalsSequence(trapping: .sighup)
+            await cancelWhenGracefulShutdown {
+                for await _ in hangups {
+                    notifier.reloading()
+                    await mode.reload(daemon: daemon, store: store, fetcher: fetcher, subscriber: subscriber,
+                                      workerID: workerID)
+                    notifier.ready(status: "configuration reloaded")
+                }
+            }
+        }
+    }
+
+    private func reload(daemon: IngestDaemon, store: ArticleStore, fetcher: HTTPFetcher, subscriber: WebSubSubscriber?,
+                        workerID: String) async {
         let logger = context.logger
         do {
             let configuration = try ConfigLoader.load(path: context.configPath)
             let sync = try await store.synchronize(categories: configuration.categoryDefinitions,
                                                    sources: configuration.sourceDefinitions,
                                                    deactivateUnlisted: configuration.pruneUnlisted)
-            daemon.update(Self.settings(configuration, fetcher: fetcher, workerID: workerID, logger: logger))
+            daemon.update(Self.settings(configuration, fetcher: fetcher, subscriber: subscriber, workerID: workerID,
+                                        logger: logger))
             logger.info("configuration reloaded", metadata: [
                 "file": "\(context.configPath)", "sync": "\(MigrateMode.describe(sync))",
             ])
@@ -151,7 +172,7 @@ struct DaemonMode {
         }
     }
 
-    private func migrate(conninfo: String) async throws {
+    func migrate(conninfo: String) async throws {
         var settings = ConnectionSettings(conninfo: conninfo, assumeServiceRole: false)
         settings.statementTimeoutMilliseconds = 0
         let admin = try await PostgresConnection.connect(settings: settings, logger: context.logger)
@@ -159,8 +180,9 @@ struct DaemonMode {
         await admin.close()
     }
 
-    static func settings(_ configuration: PulseConfiguration, fetcher: HTTPFetcher, workerID: String,
-                         logger: Logger) -> DaemonSettings {
+    /// `subscriber` (WebSub on at start) takes the passes' hub discoveries.
+    static func settings(_ configuration: PulseConfiguration, fetcher: HTTPFetcher, subscriber: WebSubSubscriber?,
+                         workerID: String, logger: Logger) -> DaemonSettings {
         let policy = SchedulePolicy(minimumInterval: .seconds(configuration.schedule.minIntervalMinutes * 60),
                                     maximumInterval: .seconds(configuration.schedule.maxIntervalHours * 3600))
         let parserOptions = configuration.parserOptions
@@ -180,13 +202,16 @@ struct DaemonMode {
             pass.languageDetectionOff = detectionOff
             pass.enricher = enricher
             pass.scheduling = PassScheduling(workerID: workerID, policy: policy)
-            if configuration.websub.enabled {
-                pass.enableWebSub(configuration, subscriber: WebSubSubscriber(
-                    store: store, fetcher: fetcher, settings: WebSubRuntime.subscriberSettings(configuration.websub),
-                    workerID: workerID, logger: logger))
+            if configuration.websub.enabled, let subscriber {
+                pass.enableWebSub(configuration, subscriber: subscriber)
             }
             return pass
         }
     }
 }
 
+/// Why the service could not start, and its exit status.
+struct StartupFailure: Error {
+    let status: Int32
+    let message: String
+}

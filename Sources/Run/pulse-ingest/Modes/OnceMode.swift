@@ -17,8 +17,12 @@ struct OnceMode {
     let fetcherConfiguration: FetcherConfiguration
 
     func run() async -> Int32 {
+        await Lifecycle.runOnce(logger: context.logger) { stop in await run(stop: stop) }
+    }
+
+    /// The mode's work; the first SIGINT/SIGTERM sets `stop` (`Lifecycle`).
+    func run(stop: StopSignal) async -> Int32 {
         guard let conninfo = context.requiredDatabaseURL() else { return ExitStatus.usage }
-        let trap = SignalTrap()
         let connection: PostgresConnection
         do {
             connection = try await PostgresConnection.connect(settings: context.connectionSettings(conninfo),
@@ -59,7 +63,7 @@ struct OnceMode {
             var summary = PassSummary()
             var passError: (any Error)?
             do {
-                summary = try await pass.run(sources: sources, stop: trap.stop) { print($0.line) }
+                summary = try await pass.run(sources: sources, stop: stop) { print($0.line) }
             } catch {
                 passError = error
             }

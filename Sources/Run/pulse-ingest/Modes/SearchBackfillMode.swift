@@ -1,4 +1,5 @@
 import ArticleStore
+import Ingestion
 import Postgres
 
 /// `--backfill --kind search`: fills the per-language search vectors of rows stored before
@@ -8,8 +9,12 @@ struct SearchBackfillMode {
     let context: RunContext
 
     func run() async -> Int32 {
+        await Lifecycle.runOnce(logger: context.logger) { stop in await run(stop: stop) }
+    }
+
+    /// The mode's work; the first SIGINT/SIGTERM sets `stop` (`Lifecycle`).
+    func run(stop: StopSignal) async -> Int32 {
         guard let conninfo = context.requiredDatabaseURL() else { return ExitStatus.usage }
-        let trap = SignalTrap()
         do {
             // Batches are short, but the check for rows left without a vector and the switch each
             // read the whole table once: on millions of rows that outlasts the usual statement
@@ -17,7 +22,6 @@ struct SearchBackfillMode {
             var settings = context.connectionSettings(conninfo)
             settings.statementTimeoutMilliseconds = 0
             let connection = try await PostgresConnection.connect(settings: settings, logger: context.logger)
-            let stop = trap.stop
             let summary = try await SearchBackfill(connection: connection, logger: context.logger)
                 .run(shouldStop: { stop.isStopped })
             print(summary.line)
