@@ -65,8 +65,9 @@ struct DaemonMode {
             // Pushes go through the same pass as fetched feeds.
             services.append(websub)
         }
-        services.append(Reloader(mode: self, daemon: daemon, store: store, fetcher: fetcher, subscriber: subscriber,
-                                 workerID: workerID, notifier: notifier))
+        services.append(Reloader(notifier: notifier) {
+            await reload(daemon: daemon, store: store, fetcher: fetcher, subscriber: subscriber, workerID: workerID)
+        })
         services.append(IngestService(mode: self, conninfo: conninfo, daemon: daemon, store: store))
         do {
             try await Lifecycle.run(services, announce: false, logger: logger)
@@ -131,21 +132,15 @@ struct DaemonMode {
 
     /// SIGHUP reloads the config (SIGTERM and SIGINT are the group's).
     private struct Reloader: Service {
-        let mode: DaemonMode
-        let daemon: IngestDaemon
-        let store: ArticleStore
-        let fetcher: HTTPFetcher
-        let subscriber: WebSubSubscriber?
-        let workerID: String
         let notifier: SystemdNotifier
+        let reload: @Sendable () async -> Void
 
         func run() async {
             let hangups = await UnixSignalsSequence(trapping: .sighup)
             await cancelWhenGracefulShutdown {
                 for await _ in hangups {
                     notifier.reloading()
-                    await mode.reload(daemon: daemon, store: store, fetcher: fetcher, subscriber: subscriber,
-                                      workerID: workerID)
+                    await reload()
                     notifier.ready(status: "configuration reloaded")
                 }
             }
