@@ -1,3 +1,4 @@
+import FeedParser
 import PulseConfig
 import PulseModel
 @testable import SourceImport
@@ -87,7 +88,7 @@ struct DelimitedFileTests {
 
     @Test func textThatIsNotUTF8IsRefusedOnItsLine() {
         let bytes = Array("slug\tname\tfeed_url\n".utf8) + [0x61, 0x09, 0xE9, 0x09] + Array("https://a.example.com/\n".utf8)
-        let file = SourceFile.read(bytes, name: "latin1.tsv", format: .tsv)
+        let file = SourceFile.read(bytes, name: "latin1.tsv", format: .tsv, opml: OPMLParser.parse)
         #expect(file.issues.map(\.line) == [2])
         #expect(file.issues.first?.message.contains("not UTF-8") == true)
     }
@@ -99,7 +100,7 @@ struct DelimitedFileTests {
             + "a,\"Comma, \"\"quoted\"\" name\",https://a.example.com/,world,en\r\n"
             + "b,\"Two\r\nlines\",https://b.example.com/,world,en\r\n"
             + "c,C,https://c.example.com/,world,en"  // no line break at the end
-        let file = SourceFile.read(Array(text.utf8), name: "x.csv", format: .csv)
+        let file = SourceFile.read(Array(text.utf8), name: "x.csv", format: .csv, opml: OPMLParser.parse)
         #expect(file.issues.isEmpty)
         #expect(file.rows.map(\.row.line) == [2, 3, 5])
         #expect(file.rows.map { $0.row.value("name") } == ["Comma, \"quoted\" name", "Two\r\nlines", "C"])

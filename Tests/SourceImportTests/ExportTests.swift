@@ -49,7 +49,7 @@ struct ExportTests {
         let text = try SourceExport.render([source], categories: Self.categories, as: .csv)
         #expect(text.hasSuffix("\r\nbeta,\"Line\nbreak, \"\"and\"\" quotes\",https://b.example.com/feed,,podcasts,pt,168,,,true\r\n"))
         // Read back, the value is the same (the source rules then refuse its line break, on its line).
-        let file = SourceFile.read(Array(text.utf8), name: "x.csv", format: .csv)
+        let file = SourceFile.read(Array(text.utf8), name: "x.csv", format: .csv, opml: OPMLParser.parse)
         #expect(file.rows.map { $0.row.value("name") } == [source.name])
     }
 

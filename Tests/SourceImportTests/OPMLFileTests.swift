@@ -136,7 +136,7 @@ struct OPMLFileTests {
         func read(_ third: [UInt8]) -> [String] {
             var bytes = Array((lines[0] + "\n" + lines[1] + "\n").utf8) + third + Array(("\n" + lines[3] + "\n").utf8)
             bytes.insert(contentsOf: [0xEF, 0xBB, 0xBF], at: 0)
-            return SourceFile.read(bytes, name: "x.opml", format: .opml).issues.map { "\($0.line ?? 0): \($0.message)" }
+            return SourceFile.read(bytes, name: "x.opml", format: .opml, opml: OPMLParser.parse).issues.map { "\($0.line ?? 0): \($0.message)" }
         }
         #expect(read(Array(lines[2].utf8)).isEmpty)
         let latin1 = Array("<outline text=\"Caf".utf8) + [0xE9] + Array("\" xmlUrl=\"https://cafe.example/rss\"/>".utf8)

@@ -1,3 +1,4 @@
+import FeedParser
 import PulseConfig
 import PulseModel
 @testable import SourceImport
@@ -20,7 +21,7 @@ struct SpreadsheetCellTests {
     @Test(arguments: [SourceFileFormat.csv, .tsv])
     func noCellStartsAFormula(format: SourceFileFormat) throws {
         let text = try SourceExport.render(Self.risky, categories: Self.categories, as: format)
-        let file = SourceFile.read(Array(text.utf8), name: "x", format: format)
+        let file = SourceFile.read(Array(text.utf8), name: "x", format: format, opml: OPMLParser.parse)
         #expect(file.issues.isEmpty)
         // The cells as a spreadsheet reads them: split, unquoted, nothing taken off.
         let records = format == .tsv ? DelimitedText.tsvRecords(Array(text.utf8)[...])
@@ -36,7 +37,7 @@ struct SpreadsheetCellTests {
     @Test(arguments: [SourceFileFormat.csv, .tsv])
     func theMarkComesOffOnImport(format: SourceFileFormat) throws {
         let text = try SourceExport.render(Self.risky, categories: Self.categories, as: format)
-        let rows = SourceFile.read(Array(text.utf8), name: "x", format: format).rows.map { $0.row.value("name") }
+        let rows = SourceFile.read(Array(text.utf8), name: "x", format: format, opml: OPMLParser.parse).rows.map { $0.row.value("name") }
         #expect(rows == Self.risky.map(\.name))
         // The valid ones import as sources again (a tab or CR in a name is refused by the source rules).
         let valid = Self.risky.filter { !$0.name.contains("\t") && !$0.name.contains("\r") }
@@ -55,7 +56,7 @@ struct SpreadsheetCellTests {
         #expect(lines.allSatisfy { $0.isEmpty || $0.split(separator: "\t", omittingEmptySubsequences: false).count == 10 })
         #expect(lines[1].hasPrefix("alpha\ttwo\\tcolumns\\nand a line \\\\ with a bell\\x07 and \\r\thttps://"))
         // Read back, the value is the database's again; the source rules then refuse it on its line.
-        let file = SourceFile.read(Array(text.utf8), name: "x.tsv", format: .tsv)
+        let file = SourceFile.read(Array(text.utf8), name: "x.tsv", format: .tsv, opml: OPMLParser.parse)
         #expect(file.rows.map { $0.row.value("name") } == [broken.name, ExportTests.sample[1].name])
         #expect(problems(text, as: .tsv, settings: settings(stored: [broken, ExportTests.sample[1]]))
                 == ["2: name must not contain control or bidirectional-override characters"])

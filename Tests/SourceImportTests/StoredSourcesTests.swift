@@ -1,3 +1,4 @@
+import FeedParser
 import ArticleStore
 import Postgres
 import PulseConfig
@@ -60,7 +61,7 @@ struct StoredSourcesTests {
             let lines = text.split(separator: "\n")
             #expect(lines.count == 3 && lines[1].hasPrefix("alpha\ttwo\\tcolumns\\nand a line\t"), "\(text)")
             #expect(lines[2].hasPrefix("beta\tBéta ünïcode ✓\t"))
-            #expect(SourceFile.read(Array(text.utf8), name: "x", format: .tsv).rows.map { $0.row.value("name") }
+            #expect(SourceFile.read(Array(text.utf8), name: "x", format: .tsv, opml: OPMLParser.parse).rows.map { $0.row.value("name") }
                     == stored.map(\.name))
         }
     }

@@ -1,3 +1,4 @@
+import FeedParser
 import PulseConfig
 import PulseModel
 @testable import SourceImport
@@ -13,7 +14,7 @@ func settings(stored: [SourceDefinition] = [], category: String? = nil, language
 /// The text read as `format` and prepared as an import would.
 func imported(_ text: String, as format: SourceFileFormat, name: String = "in.file",
               settings: ImportSettings = settings()) -> Result<[SourceConfig], ConfigError> {
-    SourceImport.sources(in: SourceFile.read(Array(text.utf8), name: name, format: format), settings: settings)
+    SourceImport.sources(in: SourceFile.read(Array(text.utf8), name: name, format: format, opml: OPMLParser.parse), settings: settings)
 }
 
 /// The problems of an import that must fail, as `line: message` (source labels left out).

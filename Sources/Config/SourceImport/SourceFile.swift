@@ -1,4 +1,4 @@
-import FeedParser
+import PulseModel
 import PulseConfig
 
 /// The formats `--import-sources` reads and `--export-sources` writes.
@@ -60,10 +60,13 @@ public struct SourceFile: Sendable, Equatable {
         self.issues = issues
     }
 
-    public static func read(_ bytes: [UInt8], name: String, format: SourceFileFormat) -> SourceFile {
+    /// `opml` parses an OPML file (FeedParser's `OPMLParser.parse`, handed in so that this
+    /// config-stage module does not import the parse stage).
+    public static func read(_ bytes: [UInt8], name: String, format: SourceFileFormat,
+                            opml: OPMLReading) -> SourceFile {
         var file = SourceFile(name: name, format: format)
         switch format {
-        case .opml: file.readOPML(bytes)
+        case .opml: file.readOPML(bytes, opml)
         case .tsv, .csv: file.readTable(bytes)
         }
         return file
@@ -75,7 +78,7 @@ public struct SourceFile: Sendable, Equatable {
 
     // MARK: OPML
 
-    private mutating func readOPML(_ bytes: [UInt8]) {
+    private mutating func readOPML(_ bytes: [UInt8], _ parse: OPMLReading) {
         // An import file is UTF-8, whatever its XML declaration says, as a TSV or CSV is: the
         // feed parser's charset guessing would read a stray byte as Latin-1 and drop a NUL.
         var body = bytes[...]
@@ -90,7 +93,7 @@ public struct SourceFile: Sendable, Equatable {
         }
         let document: OPMLDocument
         do {
-            document = try OPMLParser.parse(bytes)
+            document = try parse(bytes)
         } catch {
             return issue(error.message, line: error.line)
         }

@@ -1,3 +1,4 @@
+import FeedParser
 import ArticleStore
 import Glibc
 import Migrations
@@ -40,7 +41,7 @@ struct ImportSourcesMode {
             context.fail("--import-sources \(name): \(refusal)")
             return ExitStatus.dataError
         }
-        let file = SourceFile.read(bytes, name: name, format: format)
+        let file = SourceFile.read(bytes, name: name, format: format, opml: OPMLParser.parse)
         do {
             let connection = try await PostgresConnection.connect(settings: context.connectionSettings(conninfo),
                                                                   logger: context.logger)
