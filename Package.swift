@@ -101,13 +101,14 @@ let package = Package(
             "ArticleStore", "HTTPFetcher", "HTMLDocument", "OpenGraph", "Readability", "LanguageTagger", "PulseModel", "TextSupport", "Threads",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Page/Enrichment"),
-        // When each source is due: adaptive intervals, hints, jitter.
-        .target(name: "Scheduler", path: "Sources/Run/Scheduler"),
-        // One fetch pass: fetch -> parse -> store, with fetch state and a fetch_logs row.
+        // When each source is due (adaptive intervals, hints, jitter); one fetch pass (fetch -> parse
+        // -> store, with fetch state and a fetch_logs row); the long-running service (claim with
+        // leases, pass, repeat; graceful shutdown).
         .target(name: "Ingestion", dependencies: [
-            "ArticleStore", "FeedParser", "HTTPFetcher", "PulseModel", "Scheduler", "LanguageTagger", "Enrichment", "Threads",
+            "ArticleStore", "FeedParser", "HTTPFetcher", "PulseModel", "LanguageTagger", "Enrichment", "Threads",
             "CanonicalURL",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], path: "Sources/Run/Ingestion"),
         // WebSub (push): subscribe/renew/unsubscribe through the fetcher, and the callback listener
         // (Hummingbird) that verifies intent and feeds signed pushes into the ingest path.
@@ -117,12 +118,6 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], path: "Sources/Run/WebSub"),
-        // The long-running service: claim with leases, pass, repeat; graceful shutdown.
-        .target(name: "Daemon", dependencies: [
-            "ArticleStore", "Ingestion", "Scheduler",
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "Logging", package: "swift-log"),
-        ], path: "Sources/Run/Daemon"),
         // The one HTTP listener (Hummingbird on SwiftNIO) of the metrics endpoint and the WebSub
         // callback, with the per-connection deadlines and per-client cap of a server facing strangers.
         .target(name: "HTTPServer", dependencies: [
@@ -146,7 +141,7 @@ let package = Package(
 
         .executableTarget(name: "pulse-ingest", dependencies: [
             "Postgres", "Migrations", "ArticleStore", "PulseModel", "TextSupport", "PulseConfig", "Ingestion",
-            "FeedParser", "HTTPFetcher", "AddressPolicy", "Daemon", "Scheduler", "Observability", "SystemdNotify", "Enrichment",
+            "FeedParser", "HTTPFetcher", "AddressPolicy", "Observability", "SystemdNotify", "Enrichment",
             "LanguageTagger", "SourceImport", "WebSub", "HTTPServer",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -168,7 +163,6 @@ let package = Package(
 
         .testTarget(name: "AddressPolicyTests", dependencies: ["AddressPolicy"]),
         .testTarget(name: "HTTPFetcherTests", dependencies: ["HTTPFetcher", "AddressPolicy", "CCurl", "LoopbackHTTPServer", "TestSupport"]),
-        .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
         .testTarget(name: "HTMLDocumentTests", dependencies: ["HTMLDocument"]),
         .testTarget(name: "OpenGraphTests", dependencies: ["OpenGraph", "HTMLDocument"]),
         .testTarget(name: "ReadabilityTests", dependencies: ["Readability", "HTMLDocument", "PulseModel", "TextSupport"], exclude: ["Fixtures"]),
@@ -194,7 +188,7 @@ let package = Package(
         .testTarget(name: "WebTextTests", dependencies: ["WebText"]),
         .testTarget(name: "WebSubTests", dependencies: [
             "WebSub", "ArticleStore", "Ingestion", "HTTPFetcher", "LoopbackHTTPServer", "Postgres", "PulseModel",
-            "Scheduler", "Threads", "TestSupport", "Migrations",
+            "Threads", "TestSupport", "Migrations",
         ]),
         .testTarget(name: "PulseModelTests", dependencies: ["PulseModel", "TextSupport", "TestSupport"]),
         .testTarget(name: "TextSupportTests", dependencies: ["TextSupport", "TestSupport"]),
@@ -214,10 +208,6 @@ let package = Package(
         .testTarget(name: "EnrichmentTests", dependencies: [
             "Enrichment", "ArticleStore", "Postgres", "PulseModel", "Ingestion", "HTTPFetcher", "LoopbackHTTPServer",
             "HTMLDocument", "OpenGraph", "Threads", "TestSupport",
-        ]),
-        .testTarget(name: "DaemonTests", dependencies: [
-            "Daemon", "ArticleStore", "Ingestion", "HTTPFetcher", "LoopbackHTTPServer", "Postgres", "PulseModel", "Scheduler",
-            "TestSupport",
         ]),
         // The executable end to end through the built binary: its modes, `--once`, the service
         // under systemd's protocol and database faults, and the dump modes' fetching.

@@ -45,7 +45,7 @@ struct ServiceProcessTests {
                                                           environment: ["WATCHDOG_USEC": "2000000"])
             defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
-            let startup = await notify.waitFor("READY=1", timeout: .seconds(30))
+            let startup = await notify.waitFor("READY=1", timeout: .seconds(120))
             #expect(startup.contains { $0.contains("READY=1") }, "no READY=1: \(startup)")
             #expect(try await Self.waitUntil { try await Self.fetchedCount(admin) == 3 })
             let pings = await notify.waitFor("WATCHDOG=1", timeout: .seconds(5))
@@ -137,7 +137,8 @@ struct ServiceProcessTests {
                                                           environment: ["PULSE_AUTO_MIGRATE": "1"])
             defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
-            #expect(try await Self.waitUntil(timeout: .seconds(30)) { gate.inside.load(ordering: .relaxed) >= 1 },
+            // Start-up migrates a fresh database first: on a loaded machine that alone took over 30 s.
+            #expect(try await Self.waitUntil(timeout: .seconds(120)) { gate.inside.load(ordering: .relaxed) >= 1 },
                     "the feed was never requested")
             let locker = try await database.connect(serviceRole: false)
             try await locker.runOutsideTransaction("BEGIN", label: "lock")

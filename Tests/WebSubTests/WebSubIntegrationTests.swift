@@ -4,7 +4,6 @@ import Ingestion
 import LoopbackHTTPServer
 import Postgres
 import PulseModel
-import Scheduler
 import Testing
 import TestSupport
 import WebSub

@@ -7,7 +7,6 @@ import HTTPFetcher
 import Enrichment
 import Threads
 import Logging
-import Scheduler
 import Synchronization
 
 /// One pass over a set of sources: fetch concurrently, parse, insert, record fetch state, and

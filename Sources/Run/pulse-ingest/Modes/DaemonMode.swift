@@ -1,6 +1,5 @@
 import AddressPolicy
 import ArticleStore
-import Daemon
 import FoundationEssentials
 import Glibc
 import HTTPServer
@@ -11,7 +10,6 @@ import Migrations
 import Observability
 import Postgres
 import PulseConfig
-import Scheduler
 import ServiceLifecycle
 import SystemdNotify
 import UnixSignals

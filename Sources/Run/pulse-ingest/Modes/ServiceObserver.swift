@@ -1,5 +1,4 @@
 import ArticleStore
-import Daemon
 import FoundationEssentials
 import HTTPFetcher
 import Ingestion

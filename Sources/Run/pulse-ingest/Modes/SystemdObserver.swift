@@ -1,4 +1,3 @@
-import Daemon
 import FoundationEssentials
 import Ingestion
 import Synchronization

@@ -1,12 +1,10 @@
 import ArticleStore
-import Daemon
 import Foundation
 @testable import HTTPFetcher
-import Ingestion
+@testable import Ingestion
 import LoopbackHTTPServer
 import Postgres
 import PulseModel
-import Scheduler
 import Synchronization
 import TestSupport
 import Testing

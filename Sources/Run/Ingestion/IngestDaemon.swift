@@ -1,9 +1,7 @@
 import ArticleStore
 import FoundationEssentials
 import Glibc
-import Ingestion
 import Logging
-import Scheduler
 import ServiceLifecycle
 import Synchronization
 

@@ -1,5 +1,5 @@
 import Foundation
-import Scheduler
+@testable import Ingestion
 import Testing
 
 struct SchedulePolicyTests {

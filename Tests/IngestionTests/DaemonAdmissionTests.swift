@@ -1,12 +1,10 @@
 import ArticleStore
-@testable import Daemon
 import Dispatch
 import Foundation
 import HTTPFetcher
-import Ingestion
+@testable import Ingestion
 import LoopbackHTTPServer
 import Postgres
-import Scheduler
 import Synchronization
 import TestSupport
 import Testing
