@@ -1,9 +1,9 @@
 import ArticleStore
-import Enrichment
 import FoundationEssentials
 import Glibc
-import PulseModel
 import HTTPFetcher
+import Ingestion
+import PulseModel
 import Postgres
 import PulseConfig
 
@@ -33,8 +33,7 @@ struct BackfillMode {
             let backfiller = Backfiller(
                 store: store, enricher: context.configuration.enricher(fetcher: fetcher, logger: context.logger),
                 windows: context.configuration.retention,
-                languageDetectionOff: context.configuration.languageDetectionOff
-                    .union(try await store.sourcesWithoutLanguageDetection()),
+                languageDetectionOff: context.configuration.languageDetectionOff,
                 logger: context.logger)
             let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
             let stop = trap.stop
