@@ -1,7 +1,10 @@
 // swift-tools-version:6.1
 // pulse-ingest: RSS/Atom ingestion daemon for the Pulse news app.
-// Data flows one way: config -> scheduler -> fetch -> parse -> enrich -> store; Sources/ has a folder
-// per stage (Config, Fetch, Parse, Page, Store, Run) and Support for what every stage shares.
+// Data flows one way: config -> scheduler -> fetch -> parse -> store -> enrich (rows are inserted,
+// then their pages add to them: README's Layout says why). Sources/ has a folder per stage (Config,
+// Fetch, Parse, Page, Store, Run) and Support for what every stage shares; a module depends only on
+// earlier folders in that list and Support (Page never on Store: Run joins them). One exception is
+// left: SourceImport (Config) reads OPML with FeedParser (Parse).
 import PackageDescription
 
 let package = Package(
@@ -96,14 +99,15 @@ let package = Package(
         ]),
         // Per-article language: title + summary + body start with CLD2, else the source's language.
         .target(name: "LanguageTagger", dependencies: ["CCLD2", "PulseModel", "TextSupport"], path: "Sources/Page/LanguageTagger"),
-        // One page fetch per article: og:image, readable body, language; used by ingest and --backfill.
+        // One page fetch per article: og:image, readable body, language; used by ingest and --backfill
+        // (Ingestion's EnrichmentMerge writes what it finds).
         .target(name: "Enrichment", dependencies: [
-            "ArticleStore", "HTTPFetcher", "HTMLDocument", "OpenGraph", "Readability", "LanguageTagger", "PulseModel", "TextSupport", "Threads",
+            "CanonicalURL", "HTTPFetcher", "HTMLDocument", "OpenGraph", "Readability", "LanguageTagger", "PulseModel", "TextSupport", "Threads",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Page/Enrichment"),
         // When each source is due (adaptive intervals, hints, jitter); one fetch pass (fetch -> parse
-        // -> store, with fetch state and a fetch_logs row); the long-running service (claim with
-        // leases, pass, repeat; graceful shutdown).
+        // -> store -> enrich, with fetch state and a fetch_logs row); the --backfill loop; the
+        // long-running service (claim with leases, pass, repeat; graceful shutdown).
         .target(name: "Ingestion", dependencies: [
             "ArticleStore", "FeedParser", "HTTPFetcher", "PulseModel", "LanguageTagger", "Enrichment", "Threads",
             "CanonicalURL",

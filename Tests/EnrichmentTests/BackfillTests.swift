@@ -1,6 +1,7 @@
 import ArticleStore
 import Enrichment
 import Foundation
+import Ingestion
 @testable import HTTPFetcher
 import LoopbackHTTPServer
 import Postgres

@@ -1,4 +1,4 @@
-import ArticleStore
+import CanonicalURL
 import FoundationEssentials
 import HTMLDocument
 import HTTPFetcher
@@ -17,6 +17,8 @@ public struct EnrichmentTarget: Sendable, Equatable {
     /// The body already stored (feed content), if any.
     public var content: String?
     public var configuredLanguage: String
+    /// The row's language is decided (its source's detection is on; for `--backfill`, the row
+    /// is a candidate for it).
     public var detectLanguage: Bool
     public var wants: Set<BackfillKind>
 
@@ -124,7 +126,7 @@ public struct Enricher: Sendable {
                     maxTextLength: maxTextLength)
             }
             if target.wants.contains(.image) {
-                result.update.imageURL = analysis.imageURL.flatMap(ArticleRowBuilder.storedURL)
+                result.update.imageURL = analysis.imageURL.flatMap(StoredURL.check)
                 if result.update.imageURL == nil { result.failed.insert(.image) }
             }
             if wantsBody {
@@ -137,20 +139,10 @@ public struct Enricher: Sendable {
         } catch {
             result.error = "\(error)"
             result.refused = (error as? HTMLDocumentError)?.isRefusal ?? false
-            // The language is not the page's to fail: `EnrichmentTarget.language(page:)` decides it.
+            // The language is not the page's to fail: `EnrichmentMerge` decides it from the row's text.
             result.failed = target.wants.subtracting([.language])
         }
         result.duration = ContinuousClock.now - started
         return result
-    }
-}
-
-extension EnrichmentTarget {
-    /// The row's language: the one decision per row (`LanguageTagger.decideRow`), made when the
-    /// enrichment result, or its absence, is known: ingest after enriching the rows it inserted,
-    /// `--backfill` after enriching its batch. `page` is the result's `pageText`.
-    public func language(page: PageLanguageText?) -> LanguageDecision {
-        LanguageTagger.decideRow(title: title, summary: summary, body: content, page: page,
-                                 configured: configuredLanguage, detectionEnabled: detectLanguage)
     }
 }

@@ -6,7 +6,7 @@ import Readability
 /// Everything one article page yields: one parse serves og:image, the readable body, metadata
 /// and the text its language can be told from (so ingest, `--backfill` and `--dump-article`
 /// share one code path). The row's language is decided by the caller, once, with
-/// `LanguageTagger.decideRow` (`EnrichmentTarget.language(page:)`), from `languageText` and the row's text.
+/// `LanguageTagger.decideRow` (`EnrichmentMerge`), from `languageText` and the row's text.
 public struct PageAnalysis: Sendable, Equatable {
     public var imageURL: String?
     public var article: ReadableArticle?

@@ -1,10 +1,12 @@
 import ArticleStore
 import CanonicalURL
+import Enrichment
 import FeedParser
 import FoundationEssentials
 import HTTPFetcher
 import LanguageTagger
 import Logging
+import PulseModel
 import Threads
 
 /// What a feed fetch says about WebSub (W3C WebSub 4, discovery): the `Link` header is read first,
@@ -69,18 +71,64 @@ extension IngestPass {
         return (document, stored.stored)
     }
 
-    /// Enriches the rows `parseAndInsert` stored, adding to `outcome`.
+    /// Enriches the rows `parseAndInsert` stored (when enrichment is on) through `EnrichmentMerge`,
+    /// adding to `outcome`. Never fails the source: a row keeps what the feed gave, and failed
+    /// kinds count an attempt so `--backfill` retries them later.
     func enrichStored(_ stored: [StoredArticle], source: SourceRecord, stop: StopSignal, logger: Logger,
                       outcome: inout SourceOutcome) async {
-        let enrichment = await enrich(stored, source: source, stop: stop, logger: logger)
-        outcome.enriched = enrichment.updated
-        if enrichment.refusals > 0 { outcome.parseRefusals["page"] = enrichment.refusals }
-        outcome.enrichDurations = enrichment.durations
-        outcome.languageDisagreements = enrichment.languageDisagreements
-        if enrichment.languageDisagreements > 0 {
+        guard !stored.isEmpty else { return }
+        let detect = detectsLanguage(source)
+        if let enricher {
+            let targets = stored.map { article in
+                var wants: Set<BackfillKind> = []
+                // A podcast/video episode whose only URL is its enclosure has no page: never
+                // download the media file as if it were one (no wants, no fetch).
+                let pageless = article.row.mediaURL.map { CanonicalURL.canonicalize($0) == article.row.url } ?? false
+                // A feed thumbnail is only a stand-in: the page's og:image replaces it.
+                let imageIsStandIn = article.row.imageURL == nil || article.row.imageURL == article.row.thumbnailURL
+                if !pageless {
+                    if imageIsStandIn { wants.insert(.image) }
+                    if enricher.needsExtraction(summary: article.row.summary, content: article.row.content) { wants.insert(.content) }
+                    if detect { wants.insert(.language) }
+                }
+                return EnrichmentTarget(id: article.id, url: article.row.url, title: article.row.title,
+                                        summary: article.row.summary, content: article.row.content,
+                                        configuredLanguage: source.language, detectLanguage: detect, wants: wants)
+            }
+            let started = ContinuousClock.now
+            // A stop abandons the page fetches: the rows keep their feed fields (`--backfill` fills
+            // them later), and their language is decided from their own text.
+            let results = (try? await Self.unlessStopped(stop) { await enricher.enrich(targets) }) ?? []
+            outcome.enrichDurations = results.map(\.duration)
+            let refusals = results.filter(\.refused).count
+            if refusals > 0 { outcome.parseRefusals["page"] = refusals }
+            let merge = EnrichmentMerge(targets: targets, results: results)
+            do {
+                // Rows showing the feed's thumbnail are not missing an image: no attempt to count.
+                let imageless = Set(stored.filter { $0.row.imageURL == nil }.map(\.id))
+                try await merge.write(to: store, attempts: .failedOnPage(imageless: imageless))
+            } catch {
+                logger.warning("could not store enrichment; rows keep their feed fields", metadata: ["error": "\(error)"])
+                return
+            }
+            // Enriched: the page gave the row something (an image, a body, or its language).
+            outcome.enriched = merge.rows.filter {
+                $0.update.imageURL != nil || $0.update.content != nil || $0.detected?.fromPage == true
+            }.count
+            outcome.languageDisagreements = merge.rows.filter { $0.detected?.disagrees == true }.count
+            logger.debug("enriched new rows", metadata: [
+                "rows": "\(targets.count)", "updated": "\(outcome.enriched)",
+                "language_disagreements": "\(outcome.languageDisagreements)",
+                "seconds": "\((ContinuousClock.now - started).components.seconds)",
+            ])
+        } else if detect {
+            // No page is read: each row's language was decided before its INSERT (`parseAndInsert`).
+            outcome.languageDisagreements = stored.filter { $0.row.languageDetected && $0.row.language != source.language }.count
+        }
+        if outcome.languageDisagreements > 0 {
             // Counted in the pass line and the metric; per source only at debug level.
             logger.debug("detected languages differ from the configured one", metadata: [
-                "configured": "\(source.language)", "items": "\(enrichment.languageDisagreements)",
+                "configured": "\(source.language)", "items": "\(outcome.languageDisagreements)",
             ])
         }
     }

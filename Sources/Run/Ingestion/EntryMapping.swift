@@ -7,7 +7,7 @@ import PulseModel
 /// 7-day re-insert churn).
 ///
 /// The language is not decided here: a row is inserted with its source's language and gets its
-/// own once, after enrichment (`EnrichmentTarget.language(page:)`), from its text and its page's.
+/// own once, after enrichment (`EnrichmentMerge`), from its text and its page's.
 public struct EntryMapping: Sendable {
     /// Entries published before this instant are not inserted.
     public var oldestAccepted: Date

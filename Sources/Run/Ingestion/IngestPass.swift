@@ -1,5 +1,4 @@
 import ArticleStore
-import CanonicalURL
 import FeedParser
 import FoundationEssentials
 import Glibc
@@ -7,6 +6,7 @@ import HTTPFetcher
 import Enrichment
 import Threads
 import Logging
+import PulseModel
 import Synchronization
 
 /// One pass over a set of sources: fetch concurrently, parse, insert, record fetch state, and
@@ -170,94 +170,9 @@ public struct IngestPass: Sendable {
         return outcome
     }
 
-    /// Enriches the rows this pass inserted. Never fails the source: a row keeps what the feed gave,
-    /// and failed kinds count an attempt so `--backfill` retries them later.
-    /// What enriching one source's new rows did (counts and per-article times for metrics).
-    struct EnrichmentTally {
-        var updated = 0
-        var durations: [Duration] = []
-        var languageDisagreements = 0
-        var refusals = 0
-    }
-
-    /// Whether the language of this source's items is detected: not when its row or the config
-    /// says `language_detection` off.
+    /// Whether the language of this source's items is detected (`LanguageDetectionRule`).
     func detectsLanguage(_ source: SourceRecord) -> Bool {
-        source.languageDetection && !languageDetectionOff.contains(source.slug)
-    }
-
-    /// Enriches the rows this pass inserted (when enrichment is on), then decides each row's
-    /// language once, from its text and, where it was read, its page's; detected languages are
-    /// written with the enrichment in one statement.
-    func enrich(_ stored: [StoredArticle], source: SourceRecord, stop: StopSignal, logger: Logger) async -> EnrichmentTally {
-        guard !stored.isEmpty else { return EnrichmentTally() }
-        let detect = detectsLanguage(source)
-        guard let enricher else {
-            // No page is read: each row's language was decided before its INSERT (`parseAndInsert`).
-            let disagreements = detect ? stored.filter { $0.row.languageDetected && $0.row.language != source.language }.count : 0
-            return EnrichmentTally(languageDisagreements: disagreements)
-        }
-        let targets = stored.map { article in
-            var wants: Set<BackfillKind> = []
-            // A podcast/video episode whose only URL is its enclosure has no page: never
-            // download the media file as if it were one (no wants, no fetch).
-            let pageless = article.row.mediaURL.map { CanonicalURL.canonicalize($0) == article.row.url } ?? false
-            // A feed thumbnail is only a stand-in: the page's og:image replaces it.
-            let imageIsStandIn = article.row.imageURL == nil || article.row.imageURL == article.row.thumbnailURL
-            if !pageless {
-                if imageIsStandIn { wants.insert(.image) }
-                if enricher.needsExtraction(summary: article.row.summary, content: article.row.content) { wants.insert(.content) }
-                if detect { wants.insert(.language) }
-            }
-            return EnrichmentTarget(id: article.id, url: article.row.url, title: article.row.title,
-                                    summary: article.row.summary, content: article.row.content,
-                                    configuredLanguage: source.language, detectLanguage: detect, wants: wants)
-        }
-        let started = ContinuousClock.now
-        // A stop abandons the page fetches: the rows keep their feed fields (`--backfill` fills
-        // them later), and their language is decided from their own text.
-        let results = (try? await Self.unlessStopped(stop) { await enricher.enrich(targets) }) ?? []
-        let byID = Dictionary(results.map { ($0.update.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var updates: [EnrichmentUpdate] = []
-        var enriched = 0
-        var disagreements = 0
-        for target in targets {
-            let result = byID[target.id]
-            var update = result?.update ?? EnrichmentUpdate(id: target.id)
-            var fromPage = false
-            if detect {
-                let decision = target.language(page: result?.pageText)
-                if decision.source == .detected {
-                    update.language = decision.code
-                    fromPage = decision.fromPage
-                    if decision.disagrees { disagreements += 1 }
-                }
-            }
-            // Enriched: the page gave the row something (an image, a body, or its language).
-            if update.imageURL != nil || update.content != nil || fromPage { enriched += 1 }
-            if update.imageURL != nil || update.content != nil || update.language != nil { updates.append(update) }
-        }
-        let durations = results.map(\.duration)
-        let refusals = results.filter(\.refused).count
-        do {
-            try await store.applyEnrichment(updates)
-            // Rows showing the feed's thumbnail are not missing an image: no attempt to count.
-            let imageless = Set(stored.filter { $0.row.imageURL == nil }.map(\.id))
-            for kind in [BackfillKind.image, .content] {
-                let failed = results.filter { $0.failed.contains(kind) && (kind != .image || imageless.contains($0.update.id)) }
-                    .map(\.update.id)
-                try await store.bumpBackfillAttempts(ids: failed, kind: kind)
-            }
-            logger.debug("enriched new rows", metadata: [
-                "rows": "\(targets.count)", "updated": "\(enriched)", "language_disagreements": "\(disagreements)",
-                "seconds": "\((ContinuousClock.now - started).components.seconds)",
-            ])
-            return EnrichmentTally(updated: enriched, durations: durations, languageDisagreements: disagreements,
-                                   refusals: refusals)
-        } catch {
-            logger.warning("could not store enrichment; rows keep their feed fields", metadata: ["error": "\(error)"])
-            return EnrichmentTally(durations: durations, refusals: refusals)
-        }
+        LanguageDetectionRule.isOn(slug: source.slug, sourceSetting: source.languageDetection, off: languageDetectionOff)
     }
 
     /// The next due time after a success: adaptive, from the publishing rate of the last week.

@@ -178,14 +178,13 @@ extension PulseIngest {
                                              dryRun: dryRun).run()
         } else if prune {
             status = await PruneMode(context: context, dryRun: dryRun).run()
-        } else if backfill && backfillKind == "search" {
-            status = await SearchBackfillMode(context: context).run()
         } else if backfill {
-            let kinds: Set<BackfillKind> = backfillKind == "all"
-                ? Set(BackfillKind.allCases) : [BackfillKind(rawValue: backfillKind)!]
-            status = await BackfillMode(context: context, kinds: kinds, limit: limit ?? 1000, sourceSlug: sourceSlugs.first,
-                                        fetcherConfiguration: context.configuration.fetcherConfiguration(
-                                            environment: context.environment.fetch, allowedNetworks: networks)).run()
+            let pages = backfillKind == "search" ? nil : BackfillMode.Pages(
+                kinds: backfillKind == "all" ? Set(BackfillKind.allCases) : [BackfillKind(rawValue: backfillKind)!],
+                limit: limit ?? 1000, sourceSlug: sourceSlugs.first,
+                fetcherConfiguration: context.configuration.fetcherConfiguration(
+                    environment: context.environment.fetch, allowedNetworks: networks))
+            status = await BackfillMode(context: context, pages: pages).run()
         } else {
             status = await DaemonMode(context: context, allowedNetworks: networks,
                                       metricsAddress: metricsAddress.flatMap { try? ListenAddress(parsing: $0) }).run()

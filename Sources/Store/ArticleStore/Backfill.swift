@@ -2,10 +2,7 @@ import FoundationEssentials
 import Postgres
 import PulseModel
 
-/// What `--backfill` fills.
-public enum BackfillKind: String, Sendable, CaseIterable, Hashable {
-    case image, content, language
-
+extension BackfillKind {
     /// The columns that say "missing" and count attempts.
     var missing: String {
         switch self {
@@ -40,22 +37,6 @@ public struct BackfillCandidate: Sendable, Equatable {
     public var thumbnailURL: String?
     /// The kinds this row is a candidate for.
     public var kinds: Set<BackfillKind>
-}
-
-/// What enrichment found for one row; nil fields are left as they are.
-public struct EnrichmentUpdate: Sendable, Equatable {
-    public var id: String
-    public var imageURL: String?
-    public var content: String?
-    /// A detected language (bare ISO 639-1); marks the row as detected.
-    public var language: String?
-
-    public init(id: String, imageURL: String? = nil, content: String? = nil, language: String? = nil) {
-        self.id = id
-        self.imageURL = imageURL
-        self.content = content
-        self.language = language
-    }
 }
 
 extension ArticleStore {

@@ -48,3 +48,14 @@ public enum MediaType: String, Sendable, Equatable, CaseIterable {
     case podcast
     case video
 }
+
+/// Whether the language of a source's items is detected (CLD2) or pinned to its configured one:
+/// the one place this is decided, for ingest and `--backfill` alike.
+public enum LanguageDetectionRule {
+    /// Off when the source's row says `language_detection` false (`sourceSetting`) or its slug is in
+    /// `off`: the config's `language_detection: off` sources (a config newer than the last sync),
+    /// and for `--backfill`, whose rows carry no source setting, the database's too.
+    public static func isOn(slug: String?, sourceSetting: Bool = true, off: Set<String>) -> Bool {
+        sourceSetting && !off.contains(slug ?? "")
+    }
+}

@@ -1,22 +1,28 @@
 import ArticleStore
-import Enrichment
 import FoundationEssentials
 import Glibc
-import PulseModel
 import HTTPFetcher
 import Ingestion
+import PulseModel
 import Postgres
 import PulseConfig
 
 /// `--backfill [--kind image|content|language|all] [--limit N] [--source SLUG]`: fills what
-/// ingest missed on stored rows. A progress bar on a terminal, one summary line otherwise;
-/// SIGINT/SIGTERM stop after the batch in flight, with everything done so far kept.
+/// ingest missed on stored rows. A progress bar on a terminal, one summary line otherwise.
+/// `--kind search` (`pages` nil) fills the per-language search vectors of rows stored before
+/// migration 14, builds their index concurrently and switches search_articles over
+/// (`SearchBackfill`). SIGINT/SIGTERM stop after the batch in flight, with everything done so far
+/// kept; a later run continues.
 struct BackfillMode {
+    struct Pages {
+        let kinds: Set<BackfillKind>
+        let limit: Int
+        let sourceSlug: String?
+        let fetcherConfiguration: FetcherConfiguration
+    }
+
     let context: RunContext
-    let kinds: Set<BackfillKind>
-    let limit: Int
-    let sourceSlug: String?
-    let fetcherConfiguration: FetcherConfiguration
+    let pages: Pages?
 
     func run() async -> Int32 {
         await Lifecycle.runOnce(logger: context.logger) { stop in await run(stop: stop) }
@@ -25,33 +31,47 @@ struct BackfillMode {
     /// The mode's work; the first SIGINT/SIGTERM sets `stop` (`Lifecycle`).
     func run(stop: StopSignal) async -> Int32 {
         guard let conninfo = context.requiredDatabaseURL() else { return ExitStatus.usage }
-        let fetcher = HTTPFetcher(configuration: fetcherConfiguration, logger: context.logger)
-        defer { fetcher.shutdown() }
         do {
-            let connection = try await PostgresConnection.connect(settings: context.connectionSettings(conninfo),
-                                                                  logger: context.logger)
-            let store = ArticleStore(connection: connection)
-            if let sourceSlug, try await store.source(slug: sourceSlug) == nil {
-                context.fail("unknown source slug '\(sourceSlug)' (not in the database: run --migrate to sync \(context.configPath))")
-                return ExitStatus.usage
+            var settings = context.connectionSettings(conninfo)
+            // Search batches are short, but the check for rows left without a vector and the switch
+            // each read the whole table once: on millions of rows that outlasts the usual statement
+            // timeout, so, as for --migrate, none.
+            if pages == nil { settings.statementTimeoutMilliseconds = 0 }
+            let connection = try await PostgresConnection.connect(settings: settings, logger: context.logger)
+            if let pages {
+                guard let line = try await fill(pages, store: ArticleStore(connection: connection), stop: stop) else {
+                    return ExitStatus.usage
+                }
+                print(line)
+            } else {
+                print(try await SearchBackfill(connection: connection, logger: context.logger)
+                    .run(shouldStop: { stop.isStopped }).line)
             }
-            let backfiller = Backfiller(
-                store: store, enricher: context.configuration.enricher(fetcher: fetcher, logger: context.logger),
-                windows: context.configuration.retention,
-                languageDetectionOff: context.configuration.languageDetectionOff
-                    .union(try await store.sourcesWithoutLanguageDetection()),
-                logger: context.logger)
-            let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
-            let summary = try await backfiller.run(kinds: kinds, limit: limit, sourceSlug: sourceSlug,
-                                                   shouldStop: { stop.isStopped }) { bar.show($0) }
-            bar.finish()
-            print(summary.line)
             await connection.close()
             return ExitStatus.success
         } catch {
             context.fail("\(error)")
             return ExitStatus.unavailable
         }
+    }
+
+    /// The summary line, or nil (said why) when `--source` names no stored source.
+    private func fill(_ pages: Pages, store: ArticleStore, stop: StopSignal) async throws -> String? {
+        if let slug = pages.sourceSlug, try await store.source(slug: slug) == nil {
+            context.fail("unknown source slug '\(slug)' (not in the database: run --migrate to sync \(context.configPath))")
+            return nil
+        }
+        let fetcher = HTTPFetcher(configuration: pages.fetcherConfiguration, logger: context.logger)
+        defer { fetcher.shutdown() }
+        let backfiller = Backfiller(
+            store: store, enricher: context.configuration.enricher(fetcher: fetcher, logger: context.logger),
+            windows: context.configuration.retention, languageDetectionOff: context.configuration.languageDetectionOff,
+            logger: context.logger)
+        let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
+        let summary = try await backfiller.run(kinds: pages.kinds, limit: pages.limit, sourceSlug: pages.sourceSlug,
+                                               shouldStop: { stop.isStopped }) { bar.show($0) }
+        bar.finish()
+        return summary.line
     }
 }
 

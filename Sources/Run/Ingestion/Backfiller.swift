@@ -1,6 +1,6 @@
 import ArticleStore
+import Enrichment
 import FoundationEssentials
-import Glibc
 import Logging
 import PulseModel
 
@@ -33,7 +33,8 @@ public struct Backfiller: Sendable {
     public let enricher: Enricher
     public var windows: RetentionWindows
     public var batchSize: Int
-    /// Sources whose `language_detection: off` pins the configured language.
+    /// Sources whose `language_detection: off` in the config pins the configured language (the
+    /// database's are read at each run).
     public var languageDetectionOff: Set<String>
     let logger: Logger
 
@@ -50,7 +51,6 @@ public struct Backfiller: Sendable {
     public func run(kinds: Set<BackfillKind>, limit: Int, sourceSlug: String? = nil,
                     shouldStop: @Sendable () -> Bool = { false },
                     progress: (BackfillSummary) -> Void = { _ in }) async throws -> BackfillSummary {
-        var kinds = kinds
         let candidates = try await store.backfillCandidates(kinds: kinds, windows: windows, limit: limit,
                                                            sourceSlug: sourceSlug)
         var summary = BackfillSummary()
@@ -61,7 +61,7 @@ public struct Backfiller: Sendable {
         let thumbnails = Dictionary(candidates.compactMap { c in c.thumbnailURL.map { (c.id, $0) } },
                                     uniquingKeysWith: { first, _ in first })
         progress(summary)
-        if languageDetectionOff.contains(sourceSlug ?? "") { kinds.remove(.language) }
+        let detectionOff = languageDetectionOff.union(try await store.sourcesWithoutLanguageDetection())
         var start = 0
         while start < candidates.count {
             if shouldStop() {
@@ -71,11 +71,12 @@ public struct Backfiller: Sendable {
             let batch = candidates[start..<min(start + batchSize, candidates.count)]
             start += batch.count
             let targets = batch.map { candidate in
-                let detect = !languageDetectionOff.contains(candidate.sourceSlug ?? "")
+                var wants = candidate.kinds.intersection(kinds)
+                if !LanguageDetectionRule.isOn(slug: candidate.sourceSlug, off: detectionOff) { wants.remove(.language) }
                 return EnrichmentTarget(id: candidate.id, url: candidate.url, title: candidate.title,
                                         summary: candidate.summary, content: candidate.content,
-                                        configuredLanguage: candidate.language, detectLanguage: detect,
-                                        wants: candidate.kinds.intersection(kinds).filter { $0 != .language || detect })
+                                        configuredLanguage: candidate.language,
+                                        detectLanguage: wants.contains(.language), wants: wants)
             }
             // No per-source budget here: the run's own limit bounds it.
             let results = await enricher.enrich(targets, budget: .seconds(86_400))
@@ -88,30 +89,15 @@ public struct Backfiller: Sendable {
     /// `thumbnails`: the feed's thumbnail by row id, stored when the page yields no og:image.
     private func write(targets: [EnrichmentTarget], results: [EnrichmentResult], thumbnails: [String: String],
                        into summary: inout BackfillSummary) async throws {
-        let byID = Dictionary(results.map { ($0.update.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var updates: [EnrichmentUpdate] = []
-        var failed: [BackfillKind: [String]] = [:]
-        for target in targets {
-            let result = byID[target.id]
-            var update = result?.update ?? EnrichmentUpdate(id: target.id)
-            if target.wants.contains(.language) {
-                let decision = target.language(page: result?.pageText)
-                if decision.source == .detected { update.language = decision.code }
-            }
-            if target.wants.contains(.image), update.imageURL == nil, let thumbnail = thumbnails[target.id] {
-                update.imageURL = thumbnail
-            }
-            var filled: Set<BackfillKind> = []
-            if update.imageURL != nil { filled.insert(.image); summary.imagesFilled += 1 }
-            if update.content != nil { filled.insert(.content); summary.contentFilled += 1 }
-            if update.language != nil { filled.insert(.language); summary.languagesFilled += 1 }
-            if !filled.isEmpty { updates.append(update) }
-            let missed = target.wants.subtracting(filled)
-            for kind in missed { failed[kind, default: []].append(target.id) }
-            if !missed.isEmpty { summary.rowsWithFailures += 1 }
+        let merge = EnrichmentMerge(targets: targets, results: results, fallbackImages: thumbnails)
+        for row in merge.rows {
+            let filled = row.update.filled
+            if filled.contains(.image) { summary.imagesFilled += 1 }
+            if filled.contains(.content) { summary.contentFilled += 1 }
+            if filled.contains(.language) { summary.languagesFilled += 1 }
+            if !row.target.wants.isSubset(of: filled) { summary.rowsWithFailures += 1 }
             summary.processed += 1
         }
-        try await store.applyEnrichment(updates)
-        for (kind, ids) in failed { try await store.bumpBackfillAttempts(ids: ids, kind: kind) }
+        try await merge.write(to: store, attempts: .wantedNotFilled)
     }
 }
