@@ -52,7 +52,7 @@ let package = Package(
         ], path: "Sources/Fetch/HTTPFetcher"),
         // Sources from and to files (`--import-sources`, `--export-sources`): TSV, CSV and OPML (read by
         // FeedParser's libxml2 set-up), every row validated by PulseConfig's source rules.
-        .target(name: "SourceImport", dependencies: ["PulseConfig", "FeedParser", "PulseModel", "CanonicalURL"], path: "Sources/Config/SourceImport"),
+        .target(name: "SourceImport", dependencies: ["PulseConfig", "FeedParser", "PulseModel", "CanonicalURL", "AddressPolicy"], path: "Sources/Config/SourceImport"),
         // RSS/Atom with libxml2's streaming reader: formats, extensions, encodings, hostile-input guards.
         .target(name: "FeedParser", dependencies: ["CLibXML2", "CanonicalURL", "WebText", "PulseModel"], path: "Sources/Parse/FeedParser"),
         // The one table of HTML named entities and the charset evidence shared by feeds and pages.
@@ -184,10 +184,10 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "PulseModel", "CanonicalURL"], exclude: ["Fixtures"]),
-        .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig", .product(name: "Yams", package: "Yams")]),
+        .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig", "AddressPolicy", "CanonicalURL", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
         .testTarget(name: "SourceImportTests", dependencies: [
-            "SourceImport", "PulseConfig", "FeedParser", "PulseModel", "ArticleStore", "Postgres", "TestSupport",
+            "SourceImport", "PulseConfig", "FeedParser", "PulseModel", "ArticleStore", "Postgres", "TestSupport", "AddressPolicy",
         ]),
         .testTarget(name: "WebTextTests", dependencies: ["WebText"]),
         .testTarget(name: "WebSubTests", dependencies: [

@@ -1,3 +1,4 @@
+import AddressPolicy
 import Glibc
 import PulseModel
 import Yams
@@ -16,7 +17,9 @@ public enum ConfigLoader {
         return defaultSearchPaths.first(where: fileExists)
     }
 
-    public static func load(path: String) throws -> PulseConfiguration {
+    /// `allowedNetworks` are the operator's exemptions from the address policy (`--allow-networks`):
+    /// a source URL whose host is an IP address in one of them is accepted, as the fetcher reaches it.
+    public static func load(path: String, allowedNetworks: [CIDR] = []) throws -> PulseConfiguration {
         let bytes: [UInt8]
         switch LocalFile.contents(of: path, limit: maxFileBytes) {
         case .success(let read):
@@ -29,11 +32,11 @@ public enum ConfigLoader {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigError(file: path, message: "configuration file is not valid UTF-8")
         }
-        return try parse(yaml: text, file: path)
+        return try parse(yaml: text, file: path, allowedNetworks: allowedNetworks)
     }
 
     /// Parses and validates; `file` is only used in messages.
-    public static func parse(yaml: String, file: String) throws -> PulseConfiguration {
+    public static func parse(yaml: String, file: String, allowedNetworks: [CIDR] = []) throws -> PulseConfiguration {
         guard yaml.utf8.count <= maxFileBytes else {
             throw ConfigError(file: file, message: "configuration file is larger than \(maxFileBytes) bytes")
         }
@@ -41,7 +44,7 @@ public enum ConfigLoader {
         // nil: no document; .some(nil): the walk stopped at the top level.
         let walked: PulseConfiguration??
         do {
-            walked = try YAMLDocument.reading(yaml) { root in root.map { ConfigParser(diag: diag).parseRoot($0) } }
+            walked = try YAMLDocument.reading(yaml) { root in root.map { ConfigParser(diag: diag, allowedNetworks: allowedNetworks).parseRoot($0) } }
         } catch {
             throw ConfigError(file: file, line: error.line, message: error.message)
         }
@@ -56,6 +59,7 @@ public enum ConfigLoader {
 /// Walks the composed tree section by section.
 struct ConfigParser {
     let diag: Diagnostics
+    let allowedNetworks: [CIDR]
 
     static let rootKeys = ["version", "defaults", "fetch", "schedule", "enrichment", "retention", "prune_unlisted",
                            "categories", "sources", "websub"]
@@ -83,7 +87,8 @@ struct ConfigParser {
             config.categories = parseCategories(map.sequence("categories", required: true) ?? [], at: map.mark(of: "categories"))
         }
         let sourceNodes = map.sequence("sources", required: true) ?? []
-        config.sources = SourceListParser(diag: diag, defaults: config.defaults, categories: config.categories)
+        config.sources = SourceListParser(diag: diag, defaults: config.defaults, categories: config.categories,
+                                          allowedNetworks: allowedNetworks)
             .parse(sourceNodes, in: map.mark(of: "sources"))
         return config
     }

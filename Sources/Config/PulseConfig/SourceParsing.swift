@@ -1,3 +1,4 @@
+import AddressPolicy
 import CanonicalURL
 import Yams
 
@@ -6,6 +7,8 @@ struct SourceListParser {
     let diag: Diagnostics
     let defaults: SourceDefaults
     let categories: [CategoryConfig]
+    /// The operator's exemptions from the address policy (`--allow-networks`): an intranet feed.
+    let allowedNetworks: [CIDR]
 
     static let keys = ["slug", "name", "feed_url", "website_url", "category", "language", "fetch_interval_hours",
                        "max_content_length", "active", "language_detection"]
@@ -105,13 +108,16 @@ struct SourceListParser {
             report(problem, "name")
         }
 
-        let feedURL = map.string("feed_url", required: true)
-        if let feedURL, let problem = FieldRules.urlProblem(feedURL, field: "feed_url") { report(problem, "feed_url") }
-
-        let websiteURL = map.string("website_url", required: false)
-        if let websiteURL, let problem = FieldRules.urlProblem(websiteURL, field: "website_url") {
-            report(problem, "website_url")
+        /// The URL as it is kept (`StoredURL`'s form), or nil after reporting.
+        func url(_ key: String, required: Bool) -> String? {
+            guard let raw = map.string(key, required: required) else { return nil }
+            switch FieldRules.storedURL(raw, field: key, allowing: allowedNetworks) {
+            case .success(let url): return url
+            case .failure(let problem): report(problem.message, key); return nil
+            }
         }
+        let feedURL = url("feed_url", required: true)
+        let websiteURL = url("website_url", required: false)
 
         let category = map.string("category", required: true)
         if let category, let problem = Self.categoryProblem(category, in: categories) { report(problem, "category") }

@@ -1,3 +1,4 @@
+import AddressPolicy
 import Yams
 
 /// A source given as cells, one row of an imported TSV, CSV or OPML file, instead of a YAML mapping.
@@ -63,12 +64,12 @@ public enum SourceTable {
     /// Why `slug` is not a valid source slug, or nil.
     public static func slugProblem(_ slug: String) -> String? { FieldRules.slugProblem(slug) }
 
-    /// The rows as sources, validated exactly as feeds.yaml's `sources:` list with these defaults and
-    /// categories: the rows are written as the YAML list they stand for and read by the same walk.
+    /// The rows as sources, validated exactly as feeds.yaml's `sources:` list with these defaults,
+    /// categories and allowed networks: the rows are written as the YAML list they stand for and read by the same walk.
     /// Every problem comes back, in line order, each naming `file`, its line and the source; the
     /// sources are usable only when there is none.
-    public static func validate(_ rows: [SourceRow], file: String, defaults: SourceDefaults,
-                                categories: [CategoryConfig]) -> (sources: [SourceConfig], issues: [ConfigIssue]) {
+    public static func validate(_ rows: [SourceRow], file: String, defaults: SourceDefaults, categories: [CategoryConfig],
+                                allowedNetworks: [CIDR] = []) -> (sources: [SourceConfig], issues: [ConfigIssue]) {
         // A key given twice in one row is refused, as YAML refuses it in a mapping.
         for row in rows {
             let earlier = earlierDuplicates(row.cells.map(\.key))
@@ -82,7 +83,7 @@ public enum SourceTable {
         let diag = Diagnostics(file: file, lines: lines)
         do {
             let sources = try YAMLDocument.reading(yaml) { root in
-                SourceListParser(diag: diag, defaults: defaults, categories: categories)
+                SourceListParser(diag: diag, defaults: defaults, categories: categories, allowedNetworks: allowedNetworks)
                     .parse(root?.sequence.map(Array.init) ?? [])
             }
             return (sources, diag.sortedIssues)
