@@ -1,4 +1,5 @@
 import AddressPolicy
+import PulseModel
 import Testing
 
 @testable import PulseConfig
