@@ -34,6 +34,7 @@ struct FieldRuleTests {
             + "(decimal, octal, hex or short IPv4 form)"),
         ("https://e.com:0/", "feed_url 'https://e.com:0/' is refused: URL port is not in 1...65535"),
         ("https://[::1/", "feed_url 'https://[::1/' is refused: URL does not parse"),
+        ("https://[:::::]/", "feed_url 'https://[:::::]/' is refused: its host is not a valid IP address"),
     ])
     func refusedURLs(url: String, message: String) {
         #expect(FieldRules.storedURL(url, field: "feed_url", allowing: []).problem == message)
@@ -44,15 +45,16 @@ struct FieldRuleTests {
     /// intranet feed; an obfuscated form never passes.
     @Test func ipLiteralsFollowTheAddressPolicyAndTheAllowedNetworks() throws {
         let intranet = try #require(CIDR.parseList("10.0.0.0/8,127.0.0.0/8,::1/128"))
-        for url in ["http://127.0.0.1/", "http://10.1.2.3:8080/feed", "https://[::1]:8443/f"] {
+        for (url, reason) in [("http://127.0.0.1/", "loopback"), ("http://10.1.2.3:8080/feed", "private network (RFC 1918)"),
+                              ("https://[::1]:8443/f", "loopback")] {
             #expect(FieldRules.storedURL(url, field: "feed_url", allowing: []).problem
-                    == "feed_url '\(url)' is refused: its host is an IP address outside the public ranges "
-                    + "(an intranet feed's network can be allowed with --allow-networks)")
+                    == "feed_url '\(url)' is refused: its host is in a range the fetcher refuses (\(reason)); "
+                    + "an intranet feed's network can be allowed with --allow-networks")
             #expect(try FieldRules.storedURL(url, field: "feed_url", allowing: intranet).get() == url)
         }
         for url in ["http://169.254.169.254/latest/meta-data/", "http://192.168.1.1/"] {
             #expect(FieldRules.storedURL(url, field: "website_url", allowing: intranet).problem?
-                        .hasPrefix("website_url '\(url)' is refused: its host is an IP address") == true)
+                        .hasPrefix("website_url '\(url)' is refused: its host is ") == true)
         }
         #expect(FieldRules.storedURL("http://0x7f.1/", field: "feed_url", allowing: intranet).problem?
                     .contains("obfuscated IP literal") == true)

@@ -38,8 +38,8 @@ struct SameRulesTests {
     /// feeds.yaml, naming the field and the value, and imported where the operator allows its network.
     @Test func anIntranetFeedNeedsItsNetworkAllowed() throws {
         let row = tsv("intra\tIntranet\thttp://10.1.2.3/feed.xml\t\tworld\ten")
-        #expect(problems(row, as: .tsv) == ["2: feed_url 'http://10.1.2.3/feed.xml' is refused: its host is an IP address "
-                                            + "outside the public ranges (an intranet feed's network can be allowed with --allow-networks)"])
+        #expect(problems(row, as: .tsv) == ["2: feed_url 'http://10.1.2.3/feed.xml' is refused: its host is in a range the fetcher "
+                                            + "refuses (private network (RFC 1918)); an intranet feed's network can be allowed with --allow-networks"])
         var allowing = settings()
         allowing.allowedNetworks = try #require(CIDR.parseList("10.0.0.0/8"))
         #expect(try sources(row, as: .tsv, settings: allowing).map(\.feedURL) == ["http://10.1.2.3/feed.xml"])

@@ -56,8 +56,12 @@ enum FieldRules {
     /// connect, the operator's networks (`--allow-networks`) included, so an intranet feed passes
     /// when its network is allowed. The message names the field and echoes the value.
     static func storedURL(_ url: String, field: String, allowing networks: [CIDR]) -> Result<String, FieldProblem> {
+        var hostProblem = "not a valid IP address"
         let checked = StoredURL.validate(url) { literal in
-            AddressPolicy.literalAddress(inHost: literal).map { AddressPolicy.verdict(for: $0, allowing: networks).isAllowed } ?? false
+            guard let address = AddressPolicy.literalAddress(inHost: literal) else { return false }
+            guard case .blocked(let reason) = AddressPolicy.verdict(for: address, allowing: networks) else { return true }
+            hostProblem = "in a range the fetcher refuses (\(reason)); an intranet feed's network can be allowed with --allow-networks"
+            return false
         }
         return checked.mapError { rejection in
             let shown = "\(field) '\(printable(url))'"
@@ -67,9 +71,7 @@ enum FieldRules {
             // The value is not echoed: it may hold a password.
             case .userinfoPresent: return FieldProblem("\(field) must not contain a user name or password (value not shown)")
             case .notAbsolute, .schemeNotAllowed: return FieldProblem("\(shown) must be an absolute http:// or https:// URL")
-            case .disallowedIPLiteral:
-                return FieldProblem("\(shown) is refused: its host is an IP address outside the public ranges "
-                                    + "(an intranet feed's network can be allowed with --allow-networks)")
+            case .disallowedIPLiteral: return FieldProblem("\(shown) is refused: its host is \(hostProblem)")
             default: return FieldProblem("\(shown) is refused: \(rejection)")
             }
         }
