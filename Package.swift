@@ -55,7 +55,7 @@ let package = Package(
         ], path: "Sources/Fetch/HTTPFetcher"),
         // Sources from and to files (`--import-sources`, `--export-sources`): TSV, CSV and OPML (read by
         // FeedParser's OPMLParser, handed in), every row validated by PulseConfig's source rules.
-        .target(name: "SourceImport", dependencies: ["PulseConfig", "PulseModel", "CanonicalURL"], path: "Sources/Config/SourceImport"),
+        .target(name: "SourceImport", dependencies: ["PulseConfig", "PulseModel", "CanonicalURL", "AddressPolicy"], path: "Sources/Config/SourceImport"),
         // RSS/Atom with libxml2's streaming reader: formats, extensions, encodings, hostile-input guards.
         .target(name: "FeedParser", dependencies: ["CLibXML2", "CanonicalURL", "WebText", "PulseModel"], path: "Sources/Parse/FeedParser"),
         // The one table of HTML named entities and the charset evidence shared by feeds and pages.
@@ -166,7 +166,7 @@ let package = Package(
         .executableTarget(name: "pulse-fuzz", dependencies: ["FeedParser", "Enrichment", "HTMLDocument"], path: "Tests/Fuzz/Driver"),
 
         .testTarget(name: "AddressPolicyTests", dependencies: ["AddressPolicy"]),
-        .testTarget(name: "HTTPFetcherTests", dependencies: ["HTTPFetcher", "AddressPolicy", "CCurl", "LoopbackHTTPServer", "TestSupport"]),
+        .testTarget(name: "HTTPFetcherTests", dependencies: ["HTTPFetcher", "AddressPolicy", "PulseModel", "CCurl", "LoopbackHTTPServer", "TestSupport"]),
         .testTarget(name: "HTMLDocumentTests", dependencies: ["HTMLDocument"]),
         .testTarget(name: "OpenGraphTests", dependencies: ["OpenGraph", "HTMLDocument"]),
         .testTarget(name: "ReadabilityTests", dependencies: ["Readability", "HTMLDocument", "PulseModel", "TextSupport"], exclude: ["Fixtures"]),
@@ -184,10 +184,10 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "PulseModel", "CanonicalURL"], exclude: ["Fixtures"]),
-        .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig", .product(name: "Yams", package: "Yams")]),
+        .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig", "AddressPolicy", "CanonicalURL", "PulseModel", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
         .testTarget(name: "SourceImportTests", dependencies: [
-            "SourceImport", "PulseConfig", "FeedParser", "PulseModel", "ArticleStore", "Postgres", "TestSupport",
+            "SourceImport", "PulseConfig", "FeedParser", "PulseModel", "ArticleStore", "Postgres", "TestSupport", "AddressPolicy",
         ]),
         .testTarget(name: "WebTextTests", dependencies: ["WebText"]),
         .testTarget(name: "WebSubTests", dependencies: [

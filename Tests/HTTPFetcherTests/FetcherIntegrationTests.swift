@@ -1,4 +1,5 @@
 import LoopbackHTTPServer
+import PulseModel
 import AddressPolicy
 import CCurl
 import Foundation
@@ -54,7 +55,7 @@ struct FetcherIntegrationTests {
         let request = FetchRequest(url: "\(server.base)/echo", kind: .feed, etag: "\"abc\"",
                                    lastModified: "Sat, 21 Nov 2026 10:00:00 GMT")
         let head = String(decoding: try await fetcher.fetch(request).body, as: UTF8.self)
-        #expect(head.contains("User-Agent: \(FetcherConfiguration.defaultUserAgent)"))
+        #expect(head.contains("User-Agent: \(FetchSettings.defaultUserAgent)"))
         #expect(head.contains("If-None-Match: \"abc\""))
         #expect(head.contains("If-Modified-Since: Sat, 21 Nov 2026 10:00:00 GMT"))
         #expect(head.contains("Accept: application/rss+xml"))

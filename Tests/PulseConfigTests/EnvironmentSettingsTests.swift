@@ -1,4 +1,5 @@
 import Foundation
+import PulseModel
 import Testing
 
 @testable import PulseConfig

@@ -1,3 +1,5 @@
+import AddressPolicy
+import PulseModel
 import Testing
 
 @testable import PulseConfig
@@ -126,7 +128,8 @@ struct SourceValidationTests {
         "ftp://example.com/feed", "example.com/feed.xml", "/relative/feed", "https://", "https:///path",
         "https://user:pw@example.com/feed", "https://user@example.com/feed", "https://exa mple.com/feed",
         "\"https://example.com/a\\tb\"", "\"https://example.com/\\u202Eevil\"", "https://example.com:99999/feed",
-        "https://-bad-.example.com/", "javascript:alert(1)", "https://exämple.com/feed", "https://[::1/feed",
+        "javascript:alert(1)", "https://[::1/feed", "http://127.0.0.1:8080/feed", "https://[::1]:8443/f",
+        "http://169.254.169.254/latest/meta-data/", "http://2130706433/", "http://localhost/feed",
     ])
     func badFeedURLsAreRejected(url: String) {
         let found = issues(oneSource(replacing: "feed_url", with: url))
@@ -139,10 +142,14 @@ struct SourceValidationTests {
         expectIssue(found, containing: "website_url", line: 8, source: "alpha")
     }
 
-    @Test(arguments: ["https://example.com", "http://127.0.0.1:8080/feed", "https://[::1]:8443/f",
-                      "https://example.com/a%20b?q=1&r=2"])
+    /// What every stored URL may be (`StoredURL`), an IDN host and a label `StoredURL` does not
+    /// judge included; loopback only where the operator allows it (`--allow-networks`).
+    @Test(arguments: ["https://example.com", "https://example.com/a%20b?q=1&r=2", "https://exämple.com/feed",
+                      "https://-bad-.example.com/", "http://127.0.0.1:8080/feed", "https://[::1]:8443/f"])
     func goodURLsAreAccepted(url: String) throws {
-        let config = try ConfigLoader.parse(yaml: oneSource(replacing: "feed_url", with: url), file: "ok.yaml")
+        let loopback = try #require(CIDR.parseList("127.0.0.0/8,::1/128"))
+        let config = try ConfigLoader.parse(yaml: oneSource(replacing: "feed_url", with: url), file: "ok.yaml",
+                                            allowedNetworks: loopback)
         #expect(config.sources.first?.feedURL == url)
     }
 

@@ -79,6 +79,54 @@ import Testing
         #expect(found.allSatisfy { $0.message.hasPrefix("unknown key") })
     }
 
+    /// An alias in the sources list is refused as its anchor is, but (never expanded) it names no
+    /// source and counts for no duplicate: Yams composes it as the anchored node itself, placed on
+    /// the anchor's line, and the walk tells the two apart by that place.
+    @Test func aliasedSourcesAreRefusedUnderTheirPosition() {
+        let yaml = "version: 1\nsources:\n"
+            + "  - &s {slug: a, name: A, feed_url: https://e.com/a, category: world, language: en}\n  - *s\n"
+            + "  - {slug: *s, name: B, feed_url: https://e.com/b, category: world, language: en}\n"
+        #expect(issues(yaml).map(\.description) == [
+            "bad.yaml:3: source 'a': YAML anchors and aliases (&name / *name) are not supported",
+            "bad.yaml:3: source '#2': YAML anchors and aliases (&name / *name) are not supported",
+            "bad.yaml:3: source '#3': YAML anchors and aliases (&name / *name) are not supported",
+            "bad.yaml:3: source '#3': 'slug' must not be empty",
+        ])
+        // An anchored null is a null; its alias is refused.
+        let null = "version: 1\nx: &e {slug: q}\nsources:\n  - *e\n"
+            + "  - {slug: r, name: &n ~, feed_url: https://e.com/r, category: world, language: en, active: *n}\n"
+        #expect(issues(null).map(\.description) == [
+            "bad.yaml:2: unknown key 'x' in 'top level'",
+            "bad.yaml:2: source '#1': YAML anchors and aliases (&name / *name) are not supported",
+            "bad.yaml:5: source 'r': 'name' must not be empty",
+            "bad.yaml:5: source 'r': YAML anchors and aliases (&name / *name) are not supported",
+        ])
+    }
+
+    /// Imported rows are read as the YAML they stand for: a cell YAML would read as something else
+    /// (quotes, a backslash, `#`, `: `, a null spelling, characters outside printable ASCII) comes
+    /// back as written, and one written like a number is read as feeds.yaml reads it.
+    @Test func rowsAreReadAsTheYAMLTheyStandFor() throws {
+        let names = ["Ação \"quoted\" \\ back", "# not a comment: x, {y} [z]", "~", "null", "😀 \u{2028}", "- a", "'single'",
+                     "1:30", "yes", "&anchor", "*alias", "!tag", "%percent", "@at", "`tick`", "|", ">"]
+        let rows = names.enumerated().map { index, name in
+            SourceRow(line: index + 2, cells: [
+                .init(key: "slug", value: "s\(index)", line: index + 2), .init(key: "name", value: name, line: index + 2),
+                .init(key: "feed_url", value: "https://e.com/\(index)", line: index + 2),
+                .init(key: "category", value: "world", line: index + 2), .init(key: "language", value: "en", line: index + 2),
+            ])
+        }
+        let read = SourceTable.validate(rows, file: "rows.tsv", defaults: SourceDefaults(), categories: CategoryConfig.contractCategories)
+        #expect(read.issues.filter { !$0.message.contains("name must not contain") }.isEmpty, "\(read.issues)")
+        #expect(read.sources.map(\.name) == names.filter { !$0.unicodeScalars.contains("\u{2028}") })
+        var hours = rows[0]
+        hours.set("fetch_interval_hours", to: "3:00")
+        let sexagesimal = SourceTable.validate([hours], file: "rows.tsv", defaults: SourceDefaults(),
+                                               categories: CategoryConfig.contractCategories)
+        #expect(sexagesimal.issues.map(\.description)
+                == ["rows.tsv:2: source 's0': 'fetch_interval_hours' must be between 1 and 168 (got 180)"])
+    }
+
     /// Tags and merge keys are not interpreted: `<<` is an unknown key, a tagged value is read by
     /// its text and style as any other.
     @Test func mergeKeysAndTagsAreNotInterpreted() {

@@ -180,7 +180,8 @@ struct PoolerTests {
             let services = try (0..<2).map { _ in
                 try ServiceProcess(config: configPath, databaseURL: url, environment: ["PULSE_AUTO_MIGRATE": "1"])
             }
-            let migrate = try await runCommand(["--migrate", "--config", configPath], databaseURL: url)
+            let migrate = try await runCommand(["--migrate", "--config", configPath, "--allow-networks", "127.0.0.0/8"],
+                                               databaseURL: url)
             #expect(migrate.status == 0, "--migrate: \(migrate.output)")
 
             let admin = try await database.connect(serviceRole: false)

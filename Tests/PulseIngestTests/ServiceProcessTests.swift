@@ -99,7 +99,8 @@ struct ServiceProcessTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try builtBinary())
-        process.arguments = ["--config", configPath, "--metrics-address", "127.0.0.1:\(occupied.port)"]
+        process.arguments = ["--config", configPath, "--allow-networks", "127.0.0.0/8",
+                             "--metrics-address", "127.0.0.1:\(occupied.port)"]
         var environment = ProcessInfo.processInfo.environment
         // Nothing listens there: the service would retry it for ever.
         environment["DATABASE_URL"] = "postgresql://nobody@127.0.0.1:1/none"

@@ -66,7 +66,7 @@ struct DelimitedFileTests {
         let result = imported(tsv("alpha\tAlpha\tnot a url\t\tworld\ten"), as: .tsv, name: "feeds.tsv")
         guard case .failure(let error) = result else { throw TestFailure("accepted an invalid row") }
         #expect(error.issues.map(\.description)
-                == ["feeds.tsv:2: source 'alpha': feed_url 'not a url' contains whitespace or control characters"])
+                == ["feeds.tsv:2: source 'alpha': feed_url 'not a url' must be an absolute http:// or https:// URL"])
     }
 
     @Test func theHeaderIsCheckedOnce() {

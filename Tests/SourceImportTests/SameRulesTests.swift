@@ -1,3 +1,4 @@
+import AddressPolicy
 import PulseConfig
 @testable import SourceImport
 import Testing
@@ -31,5 +32,16 @@ struct SameRulesTests {
         let fromTSV = problems(tsv(row), as: .tsv).map { String($0.drop { $0 != " " }.dropFirst()) }
         #expect(fromYAML.count == 9)
         #expect(fromTSV == fromYAML)
+    }
+
+    /// An intranet feed (an IP-literal host the fetcher refuses) is refused in a file as in
+    /// feeds.yaml, naming the field and the value, and imported where the operator allows its network.
+    @Test func anIntranetFeedNeedsItsNetworkAllowed() throws {
+        let row = tsv("intra\tIntranet\thttp://10.1.2.3/feed.xml\t\tworld\ten")
+        #expect(problems(row, as: .tsv) == ["2: feed_url 'http://10.1.2.3/feed.xml' is refused: its host is in a range the fetcher "
+                                            + "refuses (private network (RFC 1918)); an intranet feed's network can be allowed with --allow-networks"])
+        var allowing = settings()
+        allowing.allowedNetworks = try #require(CIDR.parseList("10.0.0.0/8"))
+        #expect(try sources(row, as: .tsv, settings: allowing).map(\.feedURL) == ["http://10.1.2.3/feed.xml"])
     }
 }

@@ -1,9 +1,11 @@
+import Yams
+
 /// The `websub:` section. Strict like the others: unknown keys, a callback that a hub could not
 /// call, a listen address that needs DNS and out-of-range numbers are all reported with the line.
 extension ConfigParser {
     static let webSubKeys = ["enabled", "callback_url", "listen", "lease_seconds", "subscribed_poll_hours", "allow_http_hubs"]
 
-    func parseWebSub(_ node: ConfigNode, schedule: ScheduleSettings) -> WebSubSettings {
+    func parseWebSub(_ node: Node, schedule: ScheduleSettings) -> WebSubSettings {
         var settings = WebSubSettings()
         guard let map = MappingView(node, section: "websub", allowedKeys: Self.webSubKeys, diag) else { return settings }
         settings.enabled = map.bool("enabled", default: false)

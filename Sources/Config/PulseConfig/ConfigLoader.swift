@@ -1,5 +1,7 @@
+import AddressPolicy
 import Glibc
 import PulseModel
+import Yams
 
 /// Loads and validates feeds.yaml.
 public enum ConfigLoader {
@@ -15,7 +17,9 @@ public enum ConfigLoader {
         return defaultSearchPaths.first(where: fileExists)
     }
 
-    public static func load(path: String) throws -> PulseConfiguration {
+    /// `allowedNetworks` are the operator's exemptions from the address policy (`--allow-networks`):
+    /// a source URL whose host is an IP address in one of them is accepted, as the fetcher reaches it.
+    public static func load(path: String, allowedNetworks: [CIDR] = []) throws -> PulseConfiguration {
         let bytes: [UInt8]
         switch LocalFile.contents(of: path, limit: maxFileBytes) {
         case .success(let read):
@@ -28,27 +32,26 @@ public enum ConfigLoader {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigError(file: path, message: "configuration file is not valid UTF-8")
         }
-        return try parse(yaml: text, file: path)
+        return try parse(yaml: text, file: path, allowedNetworks: allowedNetworks)
     }
 
     /// Parses and validates; `file` is only used in messages.
-    public static func parse(yaml: String, file: String) throws -> PulseConfiguration {
+    public static func parse(yaml: String, file: String, allowedNetworks: [CIDR] = []) throws -> PulseConfiguration {
         guard yaml.utf8.count <= maxFileBytes else {
             throw ConfigError(file: file, message: "configuration file is larger than \(maxFileBytes) bytes")
         }
-        let document: ConfigNode?
+        let diag = Diagnostics(file: file)
+        // nil: no document; .some(nil): the walk stopped at the top level.
+        let walked: PulseConfiguration??
         do {
-            document = try ConfigNode.compose(yaml)
+            walked = try YAMLDocument.reading(yaml) { root in root.map { ConfigParser(diag: diag, allowedNetworks: allowedNetworks).parseRoot($0) } }
         } catch {
             throw ConfigError(file: file, line: error.line, message: error.message)
         }
-        guard let root = document else {
+        guard let walked else {
             throw ConfigError(file: file, message: "configuration file is empty (expected 'version' and 'sources')")
         }
-        let diag = Diagnostics(file: file)
-        guard let config = ConfigParser(diag: diag).parseRoot(root), diag.issues.isEmpty else {
-            throw ConfigError(file: file, issues: diag.sortedIssues)
-        }
+        guard let config = walked, diag.issues.isEmpty else { throw ConfigError(file: file, issues: diag.sortedIssues) }
         return config
     }
 }
@@ -56,11 +59,12 @@ public enum ConfigLoader {
 /// Walks the composed tree section by section.
 struct ConfigParser {
     let diag: Diagnostics
+    let allowedNetworks: [CIDR]
 
     static let rootKeys = ["version", "defaults", "fetch", "schedule", "enrichment", "retention", "prune_unlisted",
                            "categories", "sources", "websub"]
 
-    func parseRoot(_ root: ConfigNode) -> PulseConfiguration? {
+    func parseRoot(_ root: Node) -> PulseConfiguration? {
         guard let map = MappingView(root, section: "top level", allowedKeys: Self.rootKeys, diag) else { return nil }
         var config = PulseConfiguration()
         if map.has("version") {
@@ -83,12 +87,13 @@ struct ConfigParser {
             config.categories = parseCategories(map.sequence("categories", required: true) ?? [], at: map.mark(of: "categories"))
         }
         let sourceNodes = map.sequence("sources", required: true) ?? []
-        config.sources = SourceListParser(diag: diag, defaults: config.defaults, categories: config.categories)
-            .parse(sourceNodes)
+        config.sources = SourceListParser(diag: diag, defaults: config.defaults, categories: config.categories,
+                                          allowedNetworks: allowedNetworks)
+            .parse(sourceNodes, in: map.mark(of: "sources"))
         return config
     }
 
-    private func parseDefaults(_ node: ConfigNode) -> SourceDefaults {
+    private func parseDefaults(_ node: Node) -> SourceDefaults {
         let keys = ["fetch_interval_hours", "max_content_length", "language_detection"]
         guard let map = MappingView(node, section: "defaults", allowedKeys: keys, diag) else { return SourceDefaults() }
         let base = SourceDefaults()
@@ -100,7 +105,7 @@ struct ConfigParser {
             languageDetection: map.bool("language_detection", default: base.languageDetection))
     }
 
-    private func parseFetch(_ node: ConfigNode) -> FetchSettings {
+    private func parseFetch(_ node: Node) -> FetchSettings {
         let keys = ["user_agent", "connect_timeout_seconds", "total_timeout_seconds", "low_speed_bytes_per_second",
                     "low_speed_seconds", "max_concurrent_fetches", "max_per_host", "per_host_requests_per_second",
                     "feed_body_limit_bytes", "page_body_limit_bytes", "image_head_limit_bytes", "max_items_per_feed",
@@ -141,7 +146,7 @@ struct ConfigParser {
         return fetch
     }
 
-    private func parseEnrichment(_ node: ConfigNode) -> EnrichmentConfig {
+    private func parseEnrichment(_ node: Node) -> EnrichmentConfig {
         let base = EnrichmentConfig()
         let keys = ["enabled", "concurrency", "per_source_budget_seconds"]
         guard let map = MappingView(node, section: "enrichment", allowedKeys: keys, diag) else { return base }
@@ -152,7 +157,7 @@ struct ConfigParser {
                                             range: 1...3600))
     }
 
-    private func parseSchedule(_ node: ConfigNode) -> ScheduleSettings {
+    private func parseSchedule(_ node: Node) -> ScheduleSettings {
         let base = ScheduleSettings()
         guard let map = MappingView(node, section: "schedule",
                                     allowedKeys: ["min_interval_minutes", "max_interval_hours", "database_retry_seconds"], diag)
@@ -169,7 +174,7 @@ struct ConfigParser {
     }
 
     /// Prune windows must be > 0 and <= the article retention (contract section 5).
-    private func parseRetention(_ node: ConfigNode) -> RetentionSettings {
+    private func parseRetention(_ node: Node) -> RetentionSettings {
         let base = RetentionSettings()
         let keys = ["articles_days", "image_days", "content_days", "fetch_logs_days"]
         guard let map = MappingView(node, section: "retention", allowedKeys: keys, diag) else { return base }
@@ -189,7 +194,7 @@ struct ConfigParser {
         return min(days, articlesDays)
     }
 
-    private func parseCategories(_ nodes: [ConfigNode], at mark: SourceMark?) -> [CategoryConfig] {
+    private func parseCategories(_ nodes: [Node], at mark: Mark?) -> [CategoryConfig] {
         if nodes.isEmpty { diag.error("'categories' must not be empty", at: mark) }
         var categories: [CategoryConfig] = []
         // The values each entry will give, read first (reports discarded) so duplicates are known
@@ -199,8 +204,8 @@ struct ConfigParser {
             guard let map = MappingView(node, section: "category", allowedKeys: ["slug", "name"], quiet) else {
                 return (nil, 0, nil, 0)
             }
-            return (map.string("slug", required: true), map.mark(of: "slug")?.line ?? 0,
-                    map.string("name", required: true), map.mark(of: "name")?.line ?? 0)
+            return (map.string("slug", required: true), diag.line(map.mark(of: "slug")) ?? 0,
+                    map.string("name", required: true), diag.line(map.mark(of: "name")) ?? 0)
         }
         let earlierSlug = earlierDuplicates(values.map(\.slug))
         let earlierName = earlierDuplicates(values.map(\.name))

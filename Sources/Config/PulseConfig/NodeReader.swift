@@ -1,17 +1,30 @@
+import Yams
 
-// Reads the composed `ConfigNode` tree (not Codable) so every value keeps its line number and unknown keys
+// Reads the tree Yams composed (not Codable) so every value keeps its line number and unknown keys
 // can be reported. All problems are collected in `Diagnostics` instead of thrown, so one run
 // reports everything that is wrong with a file.
 
 /// Collects issues for one file. Internal, single-threaded, lives for one parse.
 final class Diagnostics {
     let file: String
+    /// The file's line for each line of the YAML read, when that YAML stands for another file's
+    /// rows (`SourceTable`); nil when the YAML is the file.
+    private let lines: [Int]?
     private(set) var issues: [ConfigIssue] = []
 
-    init(file: String) { self.file = file }
+    init(file: String, lines: [Int]? = nil) {
+        self.file = file
+        self.lines = lines
+    }
 
-    func error(_ message: String, at mark: SourceMark?, source: String? = nil) {
-        issues.append(ConfigIssue(file: file, line: mark?.line, source: source, message: message))
+    /// The file's line of a node at `mark`.
+    func line(_ mark: Mark?) -> Int? {
+        guard let line = mark?.line, let lines else { return mark?.line }
+        return lines.indices.contains(line - 1) ? lines[line - 1] : nil
+    }
+
+    func error(_ message: String, at mark: Mark?, source: String? = nil) {
+        issues.append(ConfigIssue(file: file, line: line(mark), source: source, message: message))
     }
 
     /// Issues in line order (stable, so messages about one line keep their discovery order).
@@ -24,8 +37,8 @@ final class Diagnostics {
 
 /// Rejects YAML anchors/aliases: they are never needed in this file, and refusing them rules
 /// out "billion laughs" style expansion when the tree is walked.
-func rejectingAnchors(_ node: ConfigNode, _ diag: Diagnostics, source: String?) -> ConfigNode? {
-    if node.isAnchored {
+func rejectingAnchors(_ node: Node, _ diag: Diagnostics, source: String?) -> Node? {
+    if node.anchor != nil {
         diag.error("YAML anchors and aliases (&name / *name) are not supported", at: node.mark, source: source)
         return nil
     }
@@ -36,12 +49,12 @@ func rejectingAnchors(_ node: ConfigNode, _ diag: Diagnostics, source: String?) 
 struct MappingView {
     struct Entry {
         let key: String
-        let keyMark: SourceMark?
-        let value: ConfigNode
+        let keyMark: Mark?
+        let value: Node
     }
 
     let section: String
-    let mark: SourceMark?
+    let mark: Mark?
     let source: String?
     /// A list, not a dictionary: a mapping has at most a dozen keys, and hashing each was a tenth
     /// of reading the file.
@@ -49,7 +62,7 @@ struct MappingView {
     private let diag: Diagnostics
 
     /// Returns nil (after reporting) when `node` is not a mapping.
-    init?(_ node: ConfigNode, section: String, allowedKeys: [String], source: String? = nil, _ diag: Diagnostics) {
+    init?(_ node: Node, section: String, allowedKeys: [String], source: String? = nil, _ diag: Diagnostics) {
         guard let node = rejectingAnchors(node, diag, source: source) else { return nil }
         guard let mapping = node.mapping else {
             diag.error("'\(section)' must be a mapping of keys to values", at: node.mark, source: source)
@@ -63,7 +76,7 @@ struct MappingView {
         entries.reserveCapacity(mapping.count)
         for index in mapping.indices {
             let (keyNode, value) = mapping[index]
-            guard let keyScalar = keyNode.scalar, !keyNode.isAnchored else {
+            guard let keyScalar = keyNode.scalar, keyNode.anchor == nil else {
                 diag.error("keys in '\(section)' must be plain strings", at: keyNode.mark, source: source)
                 continue
             }
@@ -106,15 +119,17 @@ struct MappingView {
     /// The scalar text as written, without any checks (for cross-entry comparisons).
     func rawScalar(_ key: String) -> String? { entry(key)?.value.scalar?.string }
 
-    func mark(of key: String) -> SourceMark? {
+    func mark(of key: String) -> Mark? {
         guard let entry = entry(key) else { return mark }
         return entry.value.mark ?? entry.keyMark ?? mark
     }
 
     /// The value node, or nil when absent or explicitly null (`key:` / `key: ~`).
-    func node(_ key: String) -> ConfigNode? {
+    func node(_ key: String) -> Node? {
         guard let entry = entry(key) else { return nil }
-        if let scalar = entry.value.scalar, scalar.isPlain, Self.isNullSpelling(scalar.string) {
+        // An alias is marked where its anchor is (before its key): refused even when that is a null.
+        let isAlias = entry.value.anchor != nil && precedes(entry.value.mark, entry.keyMark)
+        if !isAlias, let scalar = entry.value.scalar, scalar.style == .plain, Self.isNullSpelling(scalar.string) {
             return nil
         }
         return rejectingAnchors(entry.value, diag, source: source)
@@ -131,7 +146,7 @@ struct MappingView {
         }
     }
 
-    func requireNode(_ key: String) -> ConfigNode? {
+    func requireNode(_ key: String) -> Node? {
         guard let value = node(key) else {
             if entry(key) == nil {
                 diag.error("missing required key '\(key)' in '\(section)'", at: mark, source: source)
@@ -156,21 +171,21 @@ struct MappingView {
     func int(_ key: String, default fallback: Int, range: ClosedRange<Int>) -> Int {
         number(key, default: fallback, range: range, kind: "a whole number",
                bounds: "between \(range.lowerBound) and \(range.upperBound)", show: { "\($0)" },
-               parse: { plainDecimal($0.string) ?? $1.int })
+               parse: { plainDecimal($0.string) ?? yamlInt($0) })
     }
 
     func double(_ key: String, default fallback: Double, range: ClosedRange<Double>) -> Double {
         number(key, default: fallback, range: range, kind: "a number",
                bounds: "greater than 0 and at most \(formatNumber(range.upperBound))", show: formatNumber,
-               parse: { (plainFloat($0.string) ?? $1.float).flatMap { $0.isFinite ? $0 : nil } })
+               parse: { (plainFloat($0.string) ?? Double.construct(from: $0)).flatMap { $0.isFinite ? $0 : nil } })
     }
 
     /// A plain-style scalar only: a quoted '5' is a string, as YAML's own resolution says.
     private func number<Number: Comparable>(_ key: String, default fallback: Number, range: ClosedRange<Number>,
                                             kind: String, bounds: String, show: (Number) -> String,
-                                            parse: (ConfigNode.Scalar, ConfigNode) -> Number?) -> Number {
+                                            parse: (Node.Scalar) -> Number?) -> Number {
         guard let value = node(key) else { return fallback }
-        guard let scalar = value.scalar, scalar.isPlain, let number = parse(scalar, value) else {
+        guard let scalar = value.scalar, scalar.style == .plain, let number = parse(scalar) else {
             diag.error("'\(key)' must be \(kind) (got \(describe(value)))", at: value.mark, source: source)
             return fallback
         }
@@ -196,7 +211,7 @@ struct MappingView {
     /// Accepts YAML 1.1 booleans (true/false, yes/no, on/off; lower, capitalised or upper case).
     func bool(_ key: String, default fallback: Bool) -> Bool {
         guard let value = node(key) else { return fallback }
-        guard let scalar = value.scalar, scalar.isPlain, let flag = Self.yamlBoolean(scalar.string) else {
+        guard let scalar = value.scalar, scalar.style == .plain, let flag = Self.yamlBoolean(scalar.string) else {
             diag.error("'\(key)' must be true or false (got \(describe(value)))", at: value.mark, source: source)
             return fallback
         }
@@ -204,16 +219,16 @@ struct MappingView {
     }
 
     /// The elements of a sequence value (nil after reporting when it is not a sequence).
-    func sequence(_ key: String, required: Bool) -> [ConfigNode]? {
+    func sequence(_ key: String, required: Bool) -> [Node]? {
         guard let value = required ? requireNode(key) : node(key) else { return nil }
         guard let sequence = value.sequence else {
             diag.error("'\(key)' must be a list", at: value.mark, source: source)
             return nil
         }
-        return sequence
+        return Array(sequence)
     }
 
-    private func describe(_ node: ConfigNode) -> String {
+    private func describe(_ node: Node) -> String {
         if let scalar = node.scalar { return "'\(String(scalar.string.prefix(40)))'" }
         return node.sequence != nil ? "a list" : "a mapping"
     }
@@ -231,6 +246,15 @@ private func plainDecimal(_ text: String) -> Int? {
         value = value * 10 + Int(byte - UInt8(ascii: "0"))
     }
     return value
+}
+
+/// Yams' reading of a YAML 1.1 integer (signs, `_`, 0x/0o/0b, a leading 0 for octal, base 60),
+/// except a base-60 value longer than 10 characters: Yams multiplies its parts without an overflow
+/// check, so `99999999999:0:0:0:0:0` would trap the process. Such a value is no number here.
+func yamlInt(_ scalar: Node.Scalar) -> Int? {
+    let text = scalar.string
+    if text.utf8.contains(UInt8(ascii: ":")), text.utf8.count(where: { $0 != UInt8(ascii: "_") }) > 10 { return nil }
+    return Int.construct(from: scalar)
 }
 
 /// `Double(text)` when the text holds only digits, '.', signs and exponent marks: what Yams'

@@ -1,19 +1,31 @@
+import AddressPolicy
 import CanonicalURL
+import Yams
 
 /// Parses and validates the `sources` list; every message names the source.
 struct SourceListParser {
     let diag: Diagnostics
     let defaults: SourceDefaults
     let categories: [CategoryConfig]
+    /// The operator's exemptions from the address policy (`--allow-networks`): an intranet feed.
+    let allowedNetworks: [CIDR]
 
     static let keys = ["slug", "name", "feed_url", "website_url", "category", "language", "fetch_interval_hours",
                        "max_content_length", "active", "language_detection"]
 
-    func parse(_ nodes: [ConfigNode]) -> [SourceConfig] {
+    func parse(_ nodes: [Node], in list: Mark? = nil) -> [SourceConfig] {
+        // An entry that is an alias (`- *name`) is composed by Yams as the anchored node itself,
+        // marked where the anchor is: before the list, or at or before an earlier entry. It is
+        // refused like its anchor, and (as an alias is never expanded) neither labelled nor counted.
+        var anchors: Set<ObjectIdentifier> = []
+        let aliases = nodes.map { node in
+            guard let anchor = node.anchor else { return false }
+            return !anchors.insert(ObjectIdentifier(anchor)).inserted || precedes(node.mark, list)
+        }
         // Duplicates are checked on the raw values, so they are found even in invalid entries;
         // they are found before the walk (which reports them where it always did).
-        let slugs = nodes.map { Self.rawValue(of: $0, key: "slug") }
-        let feeds = nodes.map { Self.rawValue(of: $0, key: "feed_url") }
+        let slugs = nodes.map { rawValue(of: $0, key: "slug") }
+        let feeds = nodes.map { rawValue(of: $0, key: "feed_url") }
         let earlierSlug = earlierDuplicates(slugs.map { $0?.text })
         // One feed written two ways (host case, a default port, a fragment) is one feed.
         let earlierFeed = earlierDuplicates(feeds.map { $0.map { CanonicalURL.feedIdentity($0.text) } })
@@ -22,7 +34,7 @@ struct SourceListParser {
         var sources: [SourceConfig] = []
         for (index, node) in nodes.enumerated() {
             // Label the source before validating it, so even its key errors name it.
-            let label = Self.slug(of: node)?.nilIfEmpty.map(FieldRules.printable) ?? "#\(index + 1)"
+            let label = (aliases[index] ? nil : Self.slug(of: node))?.nilIfEmpty.map(FieldRules.printable) ?? "#\(index + 1)"
             labels.append(label)
             guard let map = MappingView(node, section: "source", allowedKeys: Self.keys, source: label, diag) else {
                 continue
@@ -44,24 +56,30 @@ struct SourceListParser {
 
     /// `MappingView.rawScalar(key)` and the line of its value, for an entry `MappingView` accepts
     /// (a mapping, not anchored; the key a plain, unanchored scalar), read without reporting.
-    private static func rawValue(of node: ConfigNode, key: String) -> (text: String, line: Int)? {
-        guard !node.isAnchored, let mapping = node.mapping else { return nil }
+    private func rawValue(of node: Node, key: String) -> (text: String, line: Int)? {
+        guard node.anchor == nil, let mapping = node.mapping else { return nil }
         for index in mapping.indices {
             let pair = mapping[index]
-            guard !pair.key.isAnchored, pair.key.scalar?.string == key else { continue }
-            guard let text = pair.value.scalar?.string else { return nil }
-            return (text, pair.value.mark?.line ?? 0)
+            guard pair.key.anchor == nil, pair.key.scalar?.string == key else { continue }
+            guard !Self.isAlias(pair.value, after: pair.key), let text = pair.value.scalar?.string else { return nil }
+            return (text, diag.line(pair.value.mark) ?? 0)
         }
         return nil
     }
 
     /// The `slug:` scalar of a source entry.
-    private static func slug(of node: ConfigNode) -> String? {
+    private static func slug(of node: Node) -> String? {
         guard let mapping = node.mapping else { return nil }
         for index in mapping.indices where mapping[index].key.scalar?.string == "slug" {
-            return mapping[index].value.scalar?.string
+            let pair = mapping[index]
+            return isAlias(pair.value, after: pair.key) ? nil : pair.value.scalar?.string
         }
         return nil
+    }
+
+    /// A value that is an alias: Yams gives it its anchor's mark, which comes before its key.
+    private static func isAlias(_ value: Node, after key: Node) -> Bool {
+        value.anchor != nil && precedes(value.mark, key.mark)
     }
 
     /// Why `category` is none of `categories` (with a did-you-mean and the known slugs), or nil.
@@ -90,13 +108,16 @@ struct SourceListParser {
             report(problem, "name")
         }
 
-        let feedURL = map.string("feed_url", required: true)
-        if let feedURL, let problem = FieldRules.urlProblem(feedURL, field: "feed_url") { report(problem, "feed_url") }
-
-        let websiteURL = map.string("website_url", required: false)
-        if let websiteURL, let problem = FieldRules.urlProblem(websiteURL, field: "website_url") {
-            report(problem, "website_url")
+        /// The URL as it is kept (`StoredURL`'s form), or nil after reporting.
+        func url(_ key: String, required: Bool) -> String? {
+            guard let raw = map.string(key, required: required) else { return nil }
+            switch FieldRules.storedURL(raw, field: key, allowing: allowedNetworks) {
+            case .success(let url): return url
+            case .failure(let problem): report(problem.message, key); return nil
+            }
         }
+        let feedURL = url("feed_url", required: true)
+        let websiteURL = url("website_url", required: false)
 
         let category = map.string("category", required: true)
         if let category, let problem = Self.categoryProblem(category, in: categories) { report(problem, "category") }
@@ -119,6 +140,12 @@ struct SourceListParser {
             language: language, fetchIntervalHours: interval, maxContentLength: maxContent, isActive: isActive,
             languageDetection: detection)
     }
+}
+
+/// Whether `mark` comes before `other` in the text.
+func precedes(_ mark: Mark?, _ other: Mark?) -> Bool {
+    guard let mark, let other else { return false }
+    return (mark.line, mark.column) < (other.line, other.column)
 }
 
 extension String {

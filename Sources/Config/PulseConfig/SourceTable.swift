@@ -1,3 +1,6 @@
+import AddressPolicy
+import Yams
+
 /// A source given as cells, one row of an imported TSV, CSV or OPML file, instead of a YAML mapping.
 /// Keys are feeds.yaml's source keys (`SourceTable.columns`); an empty cell is left out.
 public struct SourceRow: Sendable, Equatable {
@@ -61,38 +64,79 @@ public enum SourceTable {
     /// Why `slug` is not a valid source slug, or nil.
     public static func slugProblem(_ slug: String) -> String? { FieldRules.slugProblem(slug) }
 
-    /// The rows as sources, validated exactly as feeds.yaml's `sources:` list with these defaults and
-    /// categories. Every problem comes back, in line order, each naming `file`, its line and the
-    /// source; the sources are usable only when there is none.
-    public static func validate(_ rows: [SourceRow], file: String, defaults: SourceDefaults,
-                                categories: [CategoryConfig]) -> (sources: [SourceConfig], issues: [ConfigIssue]) {
-        let entries: [ConfigNode]
-        do {
-            entries = try rows.map(node)
-        } catch {
-            // Only a key given twice in one row gets here.
-            return ([], [ConfigIssue(file: file, line: error.line, source: nil, message: error.message)])
+    /// The rows as sources, validated exactly as feeds.yaml's `sources:` list with these defaults,
+    /// categories and allowed networks: the rows are written as the YAML list they stand for and read by the same walk.
+    /// Every problem comes back, in line order, each naming `file`, its line and the source; the
+    /// sources are usable only when there is none.
+    public static func validate(_ rows: [SourceRow], file: String, defaults: SourceDefaults, categories: [CategoryConfig],
+                                allowedNetworks: [CIDR] = []) -> (sources: [SourceConfig], issues: [ConfigIssue]) {
+        // A key given twice in one row is refused, as YAML refuses it in a mapping.
+        for row in rows {
+            let earlier = earlierDuplicates(row.cells.map(\.key))
+            if let repeated = earlier.firstIndex(where: { $0 != nil }), let first = earlier[repeated] {
+                let error = YAMLSyntaxError.duplicateKey(row.cells[repeated].key, line: row.cells[repeated].line,
+                                                         firstLine: row.cells[first].line)
+                return ([], [ConfigIssue(file: file, line: error.line, source: nil, message: error.message)])
+            }
         }
-        let diag = Diagnostics(file: file)
-        let sources = SourceListParser(diag: diag, defaults: defaults, categories: categories)
-            .parse(entries)
-        return (sources, diag.sortedIssues)
+        let (yaml, lines) = yamlList(rows)
+        let diag = Diagnostics(file: file, lines: lines)
+        do {
+            let sources = try YAMLDocument.reading(yaml) { root in
+                SourceListParser(diag: diag, defaults: defaults, categories: categories, allowedNetworks: allowedNetworks)
+                    .parse(root?.sequence.map(Array.init) ?? [])
+            }
+            return (sources, diag.sortedIssues)
+        } catch {
+            // Not expected (the text is written below), but never dropped.
+            return ([], [ConfigIssue(file: file, line: nil, source: nil, message: error.message)])
+        }
     }
 
-    /// The node the YAML `{key: value, ...}` composes to, each cell placed on its line. A cell is
-    /// a plain scalar unless its text is one of YAML's null spellings: a file's cell is never null
-    /// (an empty one is left out by its reader), so `~` is the text `~`, while numbers and booleans
-    /// are read by the same rules as in feeds.yaml.
-    private static func node(_ row: SourceRow) throws(YAMLSyntaxError) -> ConfigNode {
-        let earlier = earlierDuplicates(row.cells.map(\.key))
-        if let repeated = earlier.firstIndex(where: { $0 != nil }), let first = earlier[repeated] {
-            throw YAMLSyntaxError.duplicateKey(row.cells[repeated].key, line: row.cells[repeated].line,
-                                               firstLine: row.cells[first].line)
+    /// The rows as YAML flow mappings, a line for each row's start and end and one for each cell,
+    /// with the file's line of each YAML line (a quoted CSV field may start on a later line than
+    /// its row).
+    private static func yamlList(_ rows: [SourceRow]) -> (text: String, lines: [Int]) {
+        var text = "", lines: [Int] = []
+        for row in rows {
+            text += "- {\n"
+            lines.append(row.line)
+            for cell in row.cells {
+                text += yamlScalar(cell.key) + ": " + yamlScalar(cell.value) + ",\n"
+                lines.append(cell.line)
+            }
+            text += "}\n"
+            lines.append(row.line)
         }
-        return ConfigNode(.mapping(row.cells.map { cell in
-            let mark = SourceMark(line: cell.line, column: 1)
-            return (ConfigNode(.scalar(.init(string: cell.key, isPlain: true)), mark: mark),
-                    ConfigNode(.scalar(.init(string: cell.value, isPlain: !MappingView.isNullSpelling(cell.value))), mark: mark))
-        }), mark: SourceMark(line: row.line, column: 1))
+        return (text, lines)
+    }
+
+    /// A cell as a YAML scalar. Plain (so numbers and booleans are read by feeds.yaml's rules) when
+    /// it holds only the characters those are written with and is none of YAML's null spellings (a
+    /// file's cell is never null: an empty one is left out by its reader); else double-quoted, every
+    /// character outside printable ASCII escaped, so the text read back is the cell's.
+    private static func yamlScalar(_ text: String) -> String {
+        let isPlainByte = { (byte: UInt8) in
+            let lower = byte | 0x20
+            return (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ":")
+        }
+        if text.utf8.allSatisfy(isPlainByte), text.utf8.first != UInt8(ascii: ":"), text.utf8.last != UInt8(ascii: ":"),
+           text != "-", !MappingView.isNullSpelling(text) {
+            return text
+        }
+        var quoted = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"", "\\": quoted += "\\" + String(scalar)
+            case " "..."~": quoted.unicodeScalars.append(scalar)
+            default:
+                let hex = String(scalar.value, radix: 16)
+                quoted += scalar.value <= 0xFFFF ? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    : "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+            }
+        }
+        return quoted + "\""
     }
 }

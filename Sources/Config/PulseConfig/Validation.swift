@@ -1,5 +1,5 @@
 import AddressPolicy
-import FoundationEssentials
+import CanonicalURL
 import PulseModel
 import TextSupport
 
@@ -10,7 +10,6 @@ enum FieldRules {
     static let maxSlugLength = 100
     static let maxSourceNameLength = 255  // sources.name varchar(255)
     static let maxCategoryNameLength = 100  // categories.name varchar(100)
-    static let maxURLLength = 2048  // contract field cap for URLs
 
     /// `^[a-z0-9][a-z0-9-]{0,99}$`, on bytes (a non-ASCII byte fails the test like any other).
     static func slugProblem(_ slug: String, field: String = "slug") -> String? {
@@ -52,157 +51,30 @@ enum FieldRules {
         return nil
     }
 
-    /// An absolute http(s) URL with a host, no userinfo, no whitespace/control/bidi characters.
-    /// Hand-written on purpose, on the UTF-8 bytes: Foundation's URL parsing differs across
-    /// platforms and accepts things we want refused (userinfo, spaces, `[:::::]`), and
-    /// URLComponents was half of --check-config's time while adding one check only (it
-    /// percent-encodes whatever the path, query and fragment hold and does not validate IPv6):
-    /// that `xn--` labels decode, so it still sees the hosts that have one.
-    static func urlProblem(_ url: String, field: String) -> String? {
-        var shown: String { printable(url) }  // only errors need it
-        if url.isEmpty { return "\(field) must not be empty" }
-        if url.utf8.count > maxURLLength, url.unicodeScalars.count > maxURLLength {
-            return "\(field) is longer than \(maxURLLength) characters"
+    /// A source's `feed_url` or `website_url` as it is kept, or why it may not be: the rule every
+    /// stored URL passes (`StoredURL`), with an IP-literal host allowed where the fetcher may
+    /// connect, the operator's networks (`--allow-networks`) included, so an intranet feed passes
+    /// when its network is allowed. The message names the field and echoes the value.
+    static func storedURL(_ url: String, field: String, allowing networks: [CIDR]) -> Result<String, FieldProblem> {
+        var hostProblem = "not a valid IP address"
+        let checked = StoredURL.validate(url) { literal in
+            guard let address = AddressPolicy.literalAddress(inHost: literal) else { return false }
+            guard case .blocked(let reason) = AddressPolicy.verdict(for: address, allowing: networks) else { return true }
+            hostProblem = "in a range the fetcher refuses (\(reason)); an intranet feed's network can be allowed with --allow-networks"
+            return false
         }
-        // ASCII first: one pass over the bytes answers for nearly every URL without Unicode
-        // property lookups (the generic UTF8View closures it replaced were 2% of --check-config).
-        let (isASCII, hasSpaceOrControlByte) = TextScan.withBytes(url) { bytes in
-            var ascii = true
-            var spaceOrControl = false
-            for byte in bytes {
-                if byte >= 0x80 { ascii = false } else if byte <= 0x20 || byte == 0x7F { spaceOrControl = true }
+        return checked.mapError { rejection in
+            let shown = "\(field) '\(printable(url))'"
+            switch rejection {
+            case .empty: return FieldProblem("\(field) must not be empty")
+            case .tooLong(let limit): return FieldProblem("\(field) is longer than \(limit) characters")
+            // The value is not echoed: it may hold a password.
+            case .userinfoPresent: return FieldProblem("\(field) must not contain a user name or password (value not shown)")
+            case .notAbsolute, .schemeNotAllowed: return FieldProblem("\(shown) must be an absolute http:// or https:// URL")
+            case .disallowedIPLiteral: return FieldProblem("\(shown) is refused: its host is \(hostProblem)")
+            default: return FieldProblem("\(shown) is refused: \(rejection)")
             }
-            return (ascii, spaceOrControl)
         }
-        if isASCII ? hasSpaceOrControlByte
-            : url.unicodeScalars.contains(where: { isControlOrBidi($0) || $0.properties.isWhitespace }) {
-            return "\(field) '\(shown)' contains whitespace or control characters"
-        }
-        if !isASCII {
-            return "\(field) '\(shown)' contains non-ASCII characters (percent-encode them; use the xn-- form for hosts)"
-        }
-        let problem: URLProblem? = TextScan.withBytes(url) { bytes in
-            guard let authorityStart = bytes.firstIndexOfSchemeSeparator,
-                  isHTTPScheme(bytes[..<(authorityStart - 3)]) else { return .notHTTP }
-            var authorityEnd = authorityStart
-            while authorityEnd < bytes.count, !isAuthorityEnd(bytes[authorityEnd]) { authorityEnd += 1 }
-            let authority = bytes[authorityStart..<authorityEnd]
-            if authority.contains(UInt8(ascii: "@")) { return .userinfo }
-            if let problem = hostProblem(authority) { return .host(problem) }
-            return hasPunycodeLabel(authority) ? .punycode : nil
-        }
-        switch problem {
-        case nil: return nil
-        case .punycode:
-            // An IDNA label must decode; Foundation's IDNA code checks that, for the rare host that has one.
-            guard let components = URLComponents(string: url), components.host?.isEmpty == false else {
-                return "\(field) '\(shown)' is not a well-formed URL"
-            }
-            return nil
-        case .notHTTP: return "\(field) '\(shown)' must be an absolute http:// or https:// URL"
-        // The value is not echoed: it may hold a password.
-        case .userinfo: return "\(field) must not contain a user name or password (value not shown)"
-        case .host(let hostProblem): return "\(field) '\(shown)' \(hostProblem)"
-        }
-    }
-
-    private enum URLProblem {
-        case notHTTP, userinfo, punycode
-        case host(String)
-    }
-
-    /// Whether a label of the host starts with the IDNA prefix `xn--`, in any case.
-    private static func hasPunycodeLabel(_ authority: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
-        var atLabelStart = true
-        var index = authority.startIndex
-        while index < authority.endIndex {
-            let byte = authority[index]
-            if atLabelStart, byte | 0x20 == UInt8(ascii: "x"), authority.endIndex - index >= 4,
-               authority[index + 1] | 0x20 == UInt8(ascii: "n"), authority[index + 2] == UInt8(ascii: "-"),
-               authority[index + 3] == UInt8(ascii: "-") {
-                return true
-            }
-            atLabelStart = byte == UInt8(ascii: ".")
-            index += 1
-        }
-        return false
-    }
-
-    /// `http` or `https` in any case.
-    private static func isHTTPScheme(_ scheme: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
-        let lowered = scheme.map { $0 | 0x20 }
-        return lowered.elementsEqual("http".utf8) || lowered.elementsEqual("https".utf8)
-    }
-
-    private static func isAuthorityEnd(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
-    }
-
-    /// Checks `host[:port]` (host is a DNS name, IPv4 literal or bracketed IPv6 literal).
-    private static func hostProblem(_ authority: UnsafeBufferPointer<UInt8>.SubSequence) -> String? {
-        var host = authority
-        var port: UnsafeBufferPointer<UInt8>.SubSequence?
-        if host.first == UInt8(ascii: "[") {
-            guard let close = host.firstIndex(of: UInt8(ascii: "]")) else { return "has an unterminated IPv6 host" }
-            guard isIPv6Literal(host[(host.startIndex + 1)..<close]) else { return "has an invalid IPv6 host" }
-            let after = host[(close + 1)...]
-            if !after.isEmpty {
-                guard after.first == UInt8(ascii: ":") else { return "has an invalid host" }
-                port = after.dropFirst()
-            }
-            host = host[host.startIndex..<host.startIndex]  // validated above
-            if let port, let problem = portProblem(port) { return problem }
-            return nil
-        }
-        if let colon = host.firstIndex(of: UInt8(ascii: ":")) {
-            port = host[(colon + 1)...]
-            host = host[..<colon]
-        }
-        if let port, let problem = portProblem(port) { return problem }
-        if host.isEmpty { return "has no host" }
-        let name = host.last == UInt8(ascii: ".") ? host.dropLast() : host
-        guard host.count <= 253, labelsAreValid(name) else { return "has an invalid host name" }
-        return nil
-    }
-
-    /// Every dot-separated label is 1-63 letters, digits and '-', not starting or ending with '-'.
-    /// One pass, no array of labels.
-    private static func labelsAreValid(_ name: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
-        var labelStart = name.startIndex
-        var index = name.startIndex
-        while true {
-            if index == name.endIndex || name[index] == UInt8(ascii: ".") {
-                let length = index - labelStart
-                guard length > 0, length <= 63, name[labelStart] != UInt8(ascii: "-"),
-                      name[index - 1] != UInt8(ascii: "-") else { return false }
-                if index == name.endIndex { return true }
-                labelStart = index + 1
-            } else if !isASCIILetterOrDigit(name[index]) && name[index] != UInt8(ascii: "-") {
-                return false
-            }
-            index += 1
-        }
-    }
-
-    private static func portProblem(_ port: UnsafeBufferPointer<UInt8>.SubSequence) -> String? {
-        guard !port.isEmpty, port.count <= 5, port.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-        else { return "has an invalid port" }
-        let number = port.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-        return (1...65535).contains(number) ? nil : "has an invalid port"
-    }
-
-    /// An IPv6 address as the fetcher's address policy reads it (RFC 4291 text forms; zone ids are
-    /// refused: they have no meaning in a stored URL).
-    private static func isIPv6Literal(_ literal: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
-        guard !literal.isEmpty, literal.count < 64 else { return false }
-        if case .v6? = IPAddress("[" + String(decoding: literal, as: UTF8.self) + "]") { return true }
-        return false
-    }
-
-    private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
-        let lower = byte | 0x20
-        return (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z"))
-            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
 
     /// The scalars of Foundation's CharacterSet.whitespacesAndNewlines on Linux (the White_Space
@@ -222,16 +94,8 @@ enum FieldRules {
     }
 }
 
-extension UnsafeBufferPointer<UInt8> {
-    /// The index just past the first `://`.
-    fileprivate var firstIndexOfSchemeSeparator: Int? {
-        var index = 0
-        while index + 3 <= count {
-            if self[index] == UInt8(ascii: ":"), self[index + 1] == UInt8(ascii: "/"), self[index + 2] == UInt8(ascii: "/") {
-                return index + 3
-            }
-            index += 1
-        }
-        return nil
-    }
+/// Why a field's value is refused, worded for the operator.
+struct FieldProblem: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
 }

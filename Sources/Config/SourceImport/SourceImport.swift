@@ -1,3 +1,4 @@
+import AddressPolicy
 import CanonicalURL
 import PulseConfig
 import PulseModel
@@ -14,9 +15,12 @@ public struct ImportSettings: Sendable {
     public var defaultCategory: String?
     /// `--language`: for rows that name no language.
     public var defaultLanguage: String?
+    /// `--allow-networks`: where a row's IP-literal URL host may be (an intranet feed).
+    public var allowedNetworks: [CIDR]
 
     public init(defaults: SourceDefaults, categories: [CategoryConfig], stored: [SourceDefinition],
-                defaultCategory: String? = nil, defaultLanguage: String? = nil) {
+                defaultCategory: String? = nil, defaultLanguage: String? = nil, allowedNetworks: [CIDR] = []) {
+        self.allowedNetworks = allowedNetworks
         self.defaults = defaults
         self.categories = categories
         self.stored = stored
@@ -89,7 +93,7 @@ public enum SourceImport {
         }
 
         let validated = SourceTable.validate(rows, file: file.name, defaults: settings.defaults,
-                                             categories: settings.categories)
+                                             categories: settings.categories, allowedNetworks: settings.allowedNetworks)
         issues += validated.issues
         guard issues.isEmpty else {
             let ordered = issues.enumerated()

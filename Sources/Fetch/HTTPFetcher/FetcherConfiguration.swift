@@ -1,25 +1,25 @@
 import AddressPolicy
+import PulseModel
 
+/// How the fetcher fetches. The knobs of feeds.yaml's `fetch:` section start from `FetchSettings`
+/// (PulseModel), where each default is said once.
 public struct FetcherConfiguration: Sendable {
-    public var connectTimeout: Duration = .seconds(10)
+    public var connectTimeout: Duration
     /// Budget for a whole fetch, redirects included (time queued for politeness is not counted).
-    public var totalTimeout: Duration = .seconds(60)
+    public var totalTimeout: Duration
     /// Abort when fewer than `lowSpeedLimit` bytes/s arrive for `lowSpeedTime`.
-    public var lowSpeedLimit: Int = 512
-    public var lowSpeedTime: Duration = .seconds(30)
-    public var userAgent: String = FetcherConfiguration.defaultUserAgent
-    public var globalConcurrency: Int = 16
-    public var perHostConnections: Int = 2
+    public var lowSpeedLimit: Int
+    public var lowSpeedTime: Duration
+    public var userAgent: String
+    public var globalConcurrency: Int
+    public var perHostConnections: Int
     /// Request starts per host per second; 0 or less disables the rate limit.
-    public var perHostRequestsPerSecond: Double = 2
+    public var perHostRequestsPerSecond: Double
     public var maxRedirects: Int = 5
     /// Operator exemptions from the SSRF policy (`--allow-networks`).
     public var allowedNetworks: [CIDR] = []
     /// Longest Retry-After honoured; a server cannot park a source for longer than this.
     public var maxRetryAfter: Duration = .seconds(24 * 3600)
-
-    public static let defaultUserAgent =
-        "pulse-ingest/1.0 (RSS/Atom feed reader; +https://github.com/pulse-ingest/pulse-ingest)"
 
     /// curl `--resolve` entries (`host:port:address`) from `PULSE_RESOLVE`; the address is checked
     /// by the address policy at connect time like any other.
@@ -35,7 +35,7 @@ public struct FetcherConfiguration: Sendable {
 
     /// `fetch.allow_https_downgrade`: follow a redirect from an https URL to a plain http one.
     /// Off, such a redirect fails the fetch with `FetchError.insecureRedirect`.
-    public var allowHTTPSDowngrade = false
+    public var allowHTTPSDowngrade: Bool
     /// Told of every redirect the fetcher refused (the service counts them in its metrics).
     public var redirectRefused: (@Sendable (RedirectRefusal) -> Void)?
 
@@ -49,7 +49,18 @@ public struct FetcherConfiguration: Sendable {
     var resolveForTesting: [String] = []
     #endif
 
-    public init() {}
+    /// The `fetch:` knobs of `settings` (the built-in defaults when none are given).
+    public init(_ settings: FetchSettings = FetchSettings()) {
+        connectTimeout = .seconds(settings.connectTimeoutSeconds)
+        totalTimeout = .seconds(settings.totalTimeoutSeconds)
+        lowSpeedLimit = settings.lowSpeedBytesPerSecond
+        lowSpeedTime = .seconds(settings.lowSpeedSeconds)
+        userAgent = settings.userAgent
+        globalConcurrency = settings.maxConcurrentFetches
+        perHostConnections = settings.maxPerHost
+        perHostRequestsPerSecond = settings.perHostRequestsPerSecond
+        allowHTTPSDowngrade = settings.allowHTTPSDowngrade
+    }
 
     /// Networks exempt from the address policy for this fetcher.
     var exemptNetworks: [CIDR] {

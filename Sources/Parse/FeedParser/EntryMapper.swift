@@ -1,4 +1,5 @@
 internal import CanonicalURL
+internal import PulseModel
 
 /// Raw item facts -> FeedEntry per contract section 3, or a drop with its reason.
 enum ItemOutcome {
@@ -14,7 +15,7 @@ enum EntryMapper {
         // Title (RSS 2.0 asks for a title or a description: a missing one is made after the summary).
         var titleImages: [String] = []
         let title = item.title.map { inlineText($0, images: &titleImages) } ?? ""
-        var cappedTitle = TextSanitizer.truncate(title, cap: FieldCaps.title)
+        var cappedTitle = TextSanitizer.truncate(title, cap: FieldLimits.title)
 
         // Link: feedburner origLink, RSS link, Atom alternate, permalink guid, YouTube watch URL,
         // then an audio/video enclosure (podcast episodes often have no page of their own).
@@ -44,7 +45,7 @@ enum EntryMapper {
         var entry = FeedEntry(title: cappedTitle, url: url)
         if let guid = item.guid {
             let clean = TextSanitizer.inline(guid)
-            if !clean.isEmpty { entry.guid = TextSanitizer.truncate(clean, cap: FieldCaps.guid, boundaries: false) }
+            if !clean.isEmpty { entry.guid = TextSanitizer.truncate(clean, cap: FieldLimits.guid, boundaries: false) }
         }
         entry.publishedAt = item.published.flatMap(FeedDate.parse) ?? item.dcDate.flatMap(FeedDate.parse)
         entry.updatedAt = item.updated.flatMap(FeedDate.parse)
@@ -62,7 +63,7 @@ enum EntryMapper {
         tryAuthor(item.itunesAuthor)
         tryAuthor(header.authorName)
         tryAuthor(header.itunesAuthor)
-        entry.author = author.map { TextSanitizer.truncate($0, cap: FieldCaps.author) }
+        entry.author = author.map { TextSanitizer.truncate($0, cap: FieldLimits.author) }
 
         // Content (plain text, paragraphs) and summary.
         var contentText: String?
@@ -71,19 +72,19 @@ enum EntryMapper {
             if !text.isEmpty { contentText = text }
         }
         if let text = contentText {
-            entry.content = TextSanitizer.truncate(text, cap: min(max(0, options.maxContentLength), FieldCaps.content))
+            entry.content = TextSanitizer.truncate(text, cap: min(max(0, options.maxContentLength), FieldLimits.content))
         }
         for raw in [item.description, item.summary, item.itunesSummary, item.mediaDescription] {
             guard let raw, entry.summary == nil else { continue }
             // Short input cannot need the paragraph-aware cut: go straight to one line.
-            let short = raw.value.utf8.count <= FieldCaps.summary
+            let short = raw.value.utf8.count <= FieldLimits.summary
             let text = plainText(raw, multiline: !short, images: &images)
             if !text.isEmpty {
-                entry.summary = short ? text : TextSanitizer.inline(TextSanitizer.truncate(text, cap: FieldCaps.summary))
+                entry.summary = short ? text : TextSanitizer.inline(TextSanitizer.truncate(text, cap: FieldLimits.summary))
             }
         }
         if entry.summary == nil, let text = contentText {
-            entry.summary = TextSanitizer.inline(TextSanitizer.truncate(text, cap: FieldCaps.summary))
+            entry.summary = TextSanitizer.inline(TextSanitizer.truncate(text, cap: FieldLimits.summary))
         }
 
         if cappedTitle.isEmpty {

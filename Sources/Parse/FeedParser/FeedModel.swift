@@ -1,4 +1,6 @@
 import FoundationEssentials
+// Public: the options' defaults are PulseModel's (the item cap of `fetch.max_items_per_feed`, the content cap).
+public import PulseModel
 
 /// The dialect a document was recognised as (from its root element, namespace and version).
 public enum FeedFormat: String, Sendable, Equatable, CaseIterable {
@@ -66,18 +68,19 @@ public struct DroppedEntry: Sendable, Equatable {
 }
 
 public struct FeedParserOptions: Sendable {
-    public var maxItems: Int = 500
-    public var maxDepth: Int = 256
-    public var cpuBudgetSeconds: Double = 2.0
-    public var maxContentLength: Int = 200_000
+    public var maxItems: Int
+    public var maxDepth: Int
+    public var cpuBudgetSeconds: Double
+    public var maxContentLength: Int
     public var maxDroppedListed: Int = 1000
 
-    public init(maxItems: Int = 500, maxDepth: Int = 256, cpuBudgetSeconds: Double = 2.0,
-                maxContentLength: Int = 200_000) {
+    /// The item cap's default is feeds.yaml's (`fetch.max_items_per_feed`), the content cap's the contract's.
+    public init(maxItems: Int = FetchSettings().maxItemsPerFeed, maxDepth: Int = 256, cpuBudgetSeconds: Double = 2.0,
+                maxContentLength: Int = FieldLimits.content) {
         self.maxItems = maxItems
         self.maxDepth = maxDepth
         self.cpuBudgetSeconds = cpuBudgetSeconds
-        self.maxContentLength = min(max(0, maxContentLength), FieldCaps.content)
+        self.maxContentLength = min(max(0, maxContentLength), FieldLimits.content)
     }
 }
 
@@ -103,19 +106,6 @@ public enum FeedParseError: Error, Sendable, Equatable, CustomStringConvertible 
         case .markupTooComplex(let reason): return "markup too complex: \(reason)"
         }
     }
-}
-
-/// Field caps in Unicode scalars (contract section 3, invariant 5).
-enum FieldCaps {
-    static let title = 500
-    static let summary = 4096
-    static let content = 200_000
-    static let author = 200
-    static let url = 2048
-    static let mime = 50
-    static let guid = 2048
-    static let language = 35
-    static let maxDurationSeconds = 86_400
 }
 
 extension FeedParser {

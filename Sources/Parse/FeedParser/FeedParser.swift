@@ -162,10 +162,10 @@ public enum FeedParser {
     static func document(_ walker: FeedWalker, recovered: Bool) -> FeedDocument {
         let h = walker.header
         var ignored: [String] = []
-        let title = (h.title ?? h.dcTitle).map { TextSanitizer.truncate(EntryMapper.inlineText($0, images: &ignored), cap: FieldCaps.title) }
+        let title = (h.title ?? h.dcTitle).map { TextSanitizer.truncate(EntryMapper.inlineText($0, images: &ignored), cap: FieldLimits.title) }
         let language = h.language.map { TextSanitizer.inline($0).lowercased() }
             .flatMap { l -> String? in
-                let ok = !l.isEmpty && l.utf8.count <= FieldCaps.language
+                let ok = !l.isEmpty && l.utf8.count <= FieldLimits.language
                     && l.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 95 }
                 return ok ? l : nil
             }

@@ -303,7 +303,7 @@ struct FeedWalker {
         guard xmlTextReaderMoveToAttribute(reader, name) == 1 else { return nil }
         defer { _ = xmlTextReaderMoveToElement(reader) }
         guard let node = xmlTextReaderCurrentNode(reader), node.pointee.type == XML_ATTRIBUTE_NODE else { return nil }
-        return HTMLText.textChildren(node.pointee.children, limit: 8 * FieldCaps.url)
+        return HTMLText.textChildren(node.pointee.children, limit: 8 * FieldLimits.url)
     }
 
     /// xml:base in force at the current node (libxml2 folds in ancestors and the document URL).
@@ -317,7 +317,7 @@ struct FeedWalker {
     func resolve(_ raw: String?) -> String? {
         guard let raw else { return nil }
         let trimmed = raw.trimming(" \t\r\n")
-        guard !trimmed.isEmpty, trimmed.utf8.count <= 8 * FieldCaps.url else { return nil }
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 8 * FieldLimits.url else { return nil }
         if URLReference.hasScheme(trimmed) { return trimmed }
         guard let base = currentBase() else { return nil }
         return URLReference.resolve(trimmed, against: base)

@@ -1,4 +1,5 @@
 internal import CanonicalURL
+internal import PulseModel
 
 /// Small parsers for media metadata: durations and MIME types.
 public enum MediaFields {
@@ -20,7 +21,7 @@ public enum MediaFields {
         }
         let seconds = Int(total.rounded())
         guard seconds > 0 else { return nil }
-        return min(seconds, FieldCaps.maxDurationSeconds)
+        return min(seconds, FieldLimits.mediaDurationSeconds)
     }
 
     /// Lowercased `type/subtype` (parameters dropped) when it looks like a MIME type and fits
@@ -29,7 +30,7 @@ public enum MediaFields {
         guard let raw else { return nil }
         let base = raw.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
         let s = base.trimming(" \t\r\n").lowercased()
-        guard s.utf8.count <= FieldCaps.mime else { return nil }
+        guard s.utf8.count <= FieldLimits.mediaMimeType else { return nil }
         let halves = s.split(separator: "/", omittingEmptySubsequences: false)
         guard halves.count == 2 else { return nil }
         func token(_ t: Substring) -> Bool {

@@ -158,7 +158,7 @@ extension PulseIngest {
             if status != 0 { throw ExitCode(status) }
             return
         }
-        let context = try RunContext(configPath: configPath, logger: logger)
+        let context = try RunContext(configPath: configPath, logger: logger, allowedNetworks: networks)
 
         let status: Int32
         if checkConfig {

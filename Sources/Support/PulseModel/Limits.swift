@@ -8,4 +8,7 @@ public enum FieldLimits {
     public static let mediaMimeType = 50
     /// Longest media duration we store; longer values are feed errors (24 h).
     public static let mediaDurationSeconds = 86_400
+    /// A feed item's guid (it dedupes within the feed) and language tag, as read.
+    public static let guid = 2048
+    public static let language = 35
 }

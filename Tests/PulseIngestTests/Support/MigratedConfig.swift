@@ -13,7 +13,8 @@ func withMigratedConfig(server: LoopbackHTTPServer, feeds: ClosedRange<Int>,
         let config = folder.appendingPathComponent("feeds.yaml").path
         try ServiceProcessTests.config(server: server, feeds: feeds, pathOffset: 0)
             .write(toFile: config, atomically: true, encoding: .utf8)
-        let env = ["DATABASE_URL": database.url]
+        // The feeds are on loopback: every mode that reads the file needs their network allowed.
+        let env = ["DATABASE_URL": database.url, "PULSE_ALLOW_NETWORKS": "127.0.0.0/8"]
         let migrated = try await CommandLineTests.run(["--migrate", "--config", config], environment: env)
         guard migrated.status == 0 else { throw TestSetupError("--migrate failed: \(migrated.stderr)") }
         try await body(database, config, env)

@@ -36,19 +36,11 @@ extension PulseConfiguration {
     /// `PULSE_USER_AGENT`, `PULSE_RESOLVE`, `PULSE_CA_FILE` and `PULSE_CA_PATH`, and the SSRF
     /// exemptions (`--allow-networks` / `PULSE_ALLOW_NETWORKS`).
     func fetcherConfiguration(environment: FetchEnvironment, allowedNetworks: [CIDR]) -> FetcherConfiguration {
-        var configuration = FetcherConfiguration()
+        var configuration = FetcherConfiguration(fetch)
         configuration.resolve = environment.resolve
         configuration.caFile = environment.caFile
         configuration.caPath = environment.caPath
-        configuration.allowHTTPSDowngrade = fetch.allowHTTPSDowngrade
-        configuration.connectTimeout = .seconds(fetch.connectTimeoutSeconds)
-        configuration.totalTimeout = .seconds(fetch.totalTimeoutSeconds)
-        configuration.lowSpeedLimit = fetch.lowSpeedBytesPerSecond
-        configuration.lowSpeedTime = .seconds(fetch.lowSpeedSeconds)
         configuration.userAgent = environment.userAgent ?? fetch.userAgent
-        configuration.globalConcurrency = fetch.maxConcurrentFetches
-        configuration.perHostConnections = fetch.maxPerHost
-        configuration.perHostRequestsPerSecond = fetch.perHostRequestsPerSecond
         configuration.allowedNetworks = allowedNetworks
         return configuration
     }

@@ -149,7 +149,7 @@ struct DaemonMode {
                         workerID: String) async {
         let logger = context.logger
         do {
-            let configuration = try ConfigLoader.load(path: context.configPath)
+            let configuration = try ConfigLoader.load(path: context.configPath, allowedNetworks: allowedNetworks)
             let sync = try await store.synchronize(categories: configuration.categoryDefinitions,
                                                    sources: configuration.sourceDefinitions,
                                                    deactivateUnlisted: configuration.pruneUnlisted)

@@ -1,3 +1,4 @@
+import AddressPolicy
 import ArgumentParser
 import FoundationEssentials
 import Glibc
@@ -21,10 +22,13 @@ struct RunContext {
     let configuration: PulseConfiguration
     let environment: EnvironmentSettings
     let logger: Logger
+    /// `--allow-networks` / `PULSE_ALLOW_NETWORKS`: also where a source URL's IP-literal host may be.
+    let allowedNetworks: [CIDR]
 
     /// Loads and validates the config; prints every problem and exits 64 when it is not usable.
-    init(configPath explicit: String?, logger: Logger) throws {
+    init(configPath explicit: String?, logger: Logger, allowedNetworks: [CIDR]) throws {
         self.logger = logger
+        self.allowedNetworks = allowedNetworks
         guard let path = ConfigLoader.resolvePath(explicit: explicit, fileExists: {
             FileManager.default.fileExists(atPath: $0)
         }) else {
@@ -34,7 +38,7 @@ struct RunContext {
         }
         configPath = path
         do {
-            configuration = try ConfigLoader.load(path: path)
+            configuration = try ConfigLoader.load(path: path, allowedNetworks: allowedNetworks)
             environment = try EnvironmentSettings(lookup: PulseIngest.environmentValue)
         } catch {
             Self.printError("\(error)")
@@ -45,6 +49,7 @@ struct RunContext {
     /// For a mode that reads the database only (`--export-sources`): the environment, no config file.
     init(withoutConfig logger: Logger) throws {
         self.logger = logger
+        allowedNetworks = []
         configPath = ""
         configuration = PulseConfiguration()
         do {

@@ -73,7 +73,8 @@ struct ImportSourcesMode {
         }
         let settings = ImportSettings(defaults: context.configuration.defaults, categories: categories,
                                       stored: try await store.storedSources(),
-                                      defaultCategory: defaultCategory, defaultLanguage: defaultLanguage)
+                                      defaultCategory: defaultCategory, defaultLanguage: defaultLanguage,
+                                      allowedNetworks: context.allowedNetworks)
         let sources: [SourceConfig]
         switch SourceImport.sources(in: file, settings: settings) {
         case .success(let valid): sources = valid
