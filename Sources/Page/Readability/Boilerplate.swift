@@ -300,6 +300,7 @@ extension Extractor {
             time.remove()
         }
         removePageFurniture(content)
+        removeTrailingNotice(content)
         removeTitleRepeat(content)
     }
 
