@@ -32,4 +32,21 @@ struct MainContentTests {
         let text = try #require(try extract(html)).text
         #expect(text.hasPrefix("Section 0 of the inquiry") && text.contains("weir number 5"))
     }
+
+    /// A newspaper's "commentary" section holding the marked article, above a reader thread four
+    /// times its length: the section is not page furniture for its name (before, it went as a
+    /// "comment" block holding under a quarter of the page's text, and nothing was left).
+    @Test func aCommentarySectionAboveALongThreadIsTheBody() throws {
+        let letters = (0..<12).map { index in
+            "Reader \(index) writes that the towpath closure has gone on far too long, that the detour along the main road is dangerous for children, and that the authority should have warned walkers sooner."
+        }
+        let html = """
+            <html><head><title>Weirs inspected</title></head><body>
+            <div class="commentary"><article itemprop="articleBody">\(paragraphs(Self.story.prefix(3)))</article></div>
+            <div class="comments">\(paragraphs(letters))</div>\(Self.footer)</body></html>
+            """
+        let text = try #require(try extract(html)).text
+        #expect(text.hasPrefix("Section 0 of the inquiry") && text.contains("weir number 2"))
+        #expect(!text.contains("Reader 5 writes"))
+    }
 }

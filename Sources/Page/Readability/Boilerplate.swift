@@ -96,8 +96,9 @@ extension Extractor {
         }
         let matchBytes = node.matchBytes
         guard Self.boilerplateWords.matches(matchBytes), !Self.articleBodyWords.matches(matchBytes) else { return false }
-        // Never drop a container holding a large share of the page's text.
-        return page.holdsLittle(node, extractor: self, divisor: 4)
+        // Never drop a container holding a large share of the page's text, nor the page's marked
+        // main content (a newspaper's "commentary" section above a longer reader thread).
+        return page.holdsLittle(node, extractor: self, divisor: 4) && !holdsMainContent(node)
     }
 
     /// Teasers for other pages of this site, one per item: "More stories", "Most read" and
