@@ -170,3 +170,12 @@ struct PrecisionRuleTests {
         #expect(!Extractor.sameSite("bugs.example.org", "news.example.com") && !Extractor.sameSite("10.0.0.1", "10.0.0.2"))
     }
 }
+
+extension PrecisionRuleTests {
+    /// Picture credits and source lines in the sources' other languages go as the English ones do.
+    @Test(arguments: ["Bild: Jahr Media", "Crédits photos : Bestimage", "Źródło: ISBnews", "Zdjęcie: PAP", "Quelle: dpa"])
+    func creditLinesInOtherLanguagesGo(line: String) throws {
+        let text = try #require(try extract(page(body: "<article>\(fillerParagraphs(4))<p>\(line)</p></article>"))).text
+        #expect(text.contains(filler[3]) && !text.contains(line))
+    }
+}
