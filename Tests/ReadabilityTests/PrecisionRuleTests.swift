@@ -179,3 +179,14 @@ extension PrecisionRuleTests {
         #expect(text.contains(filler[3]) && !text.contains(line))
     }
 }
+
+extension PrecisionRuleTests {
+    /// A rail's title left standing in the sources' other languages, and a German "updated" line
+    /// above the text, go as their English kin do.
+    @Test func railTitlesAndUpdateLinesInOtherLanguagesGo() throws {
+        let body = "<article><p>Aktualisiert: 11.04.2020, 10:27</p>\(fillerParagraphs(4))<h3>Das könnte dich auch interessieren</h3><p>Weitere Beiträge zum Thema</p></article>"
+        let text = try #require(try extract(page(body: body))).text
+        #expect(text.contains(filler[0]) && text.contains(filler[3]))
+        for line in ["Aktualisiert", "Das könnte dich", "Weitere Beiträge"] { #expect(!text.contains(line), "\(line)") }
+    }
+}

@@ -266,6 +266,9 @@ extension Extractor {
         "lesen sie auch", "lesen sie mehr", "auch interessant", "mehr zum thema", "schon gelesen", "das könnte sie auch interessieren",
         "czytaj też", "czytaj także", "czytaj również", "zobacz też", "zobacz także", "leggi anche", "potrebbe interessarti",
         "lees ook", "lees meer",
+        // Rail and widget titles left standing when their links went.
+        "weitere beiträge", "neueste artikel", "empfohlene beiträge", "das könnte dich auch interessieren",
+        "vorschau auf den nächsten artikel", "dowiedz się więcej", "externer inhalt", "anzeige:", "kommentarfeed",
     ]
     static let callToActionLines = LiteralPrefixes(callToActionPrefixes)
     static let trailingBlockTags = TagSet(["p", "li", "div", "h2", "h3", "h4", "h5", "h6", "figure", "ul", "ol"])
