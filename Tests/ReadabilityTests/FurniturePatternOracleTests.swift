@@ -14,7 +14,7 @@ import Testing
     nonisolated(unsafe) static let gallery = regex(
         #"^(?:image|photo|picture|slide|foto|imagem|imagen)\s+\d+\s*(?:of|/|de|von)\s*\d+$"#, ignoringCase: false)
     nonisolated(unsafe) static let credit = regex(
-        #"(?:^|[.!?]\s+)(?:image|photo|photograph|picture|credit|foto|imagem|imagen)s?(?: by)?\s*[:/]\s*[^.!?]{1,60}$"#,
+        #"(?:^|[.!?]\s+)(?:image|photo|photograph|picture|credit|foto|imagem|imagen|bild|crédit photo|crédits photo|crédito|zdjęcie|źródło|quelle|fuente)s?(?: by)?\s*[:/]\s*[^.!?]{1,60}$"#,
         ignoringCase: true)
 
     static let galleryPieces = [
@@ -24,6 +24,7 @@ import Testing
     ]
     static let creditPieces = [
         "image", "IMAGE", "Imagem", "imagen", "photo", "PHOTO", "photograph", "Picture", "credit", "CREDIT", "foto",
+        "Bild", "quelle", "QUELLE", "Crédito", "zdjęcie", "Źródło", "fuente", "Crédits photo",
         "s", "S", " by", " BY", " bY", "by", ":", "/", " ", " ", "  ", "\t", "\n", "\u{A0}", "\u{2003}", ".", "!", "?",
         "Getty", "x", "\u{00E9}", "\u{0130}", "\u{212A}", "\u{017F}", "\u{0131}", "aaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbb",
     ]

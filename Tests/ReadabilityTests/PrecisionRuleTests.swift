@@ -170,3 +170,23 @@ struct PrecisionRuleTests {
         #expect(!Extractor.sameSite("bugs.example.org", "news.example.com") && !Extractor.sameSite("10.0.0.1", "10.0.0.2"))
     }
 }
+
+extension PrecisionRuleTests {
+    /// Picture credits and source lines in the sources' other languages go as the English ones do.
+    @Test(arguments: ["Bild: Jahr Media", "Crédits photos : Bestimage", "Źródło: ISBnews", "Zdjęcie: PAP", "Quelle: dpa"])
+    func creditLinesInOtherLanguagesGo(line: String) throws {
+        let text = try #require(try extract(page(body: "<article>\(fillerParagraphs(4))<p>\(line)</p></article>"))).text
+        #expect(text.contains(filler[3]) && !text.contains(line))
+    }
+}
+
+extension PrecisionRuleTests {
+    /// A rail's title left standing in the sources' other languages, and a German "updated" line
+    /// above the text, go as their English kin do.
+    @Test func railTitlesAndUpdateLinesInOtherLanguagesGo() throws {
+        let body = "<article><p>Aktualisiert: 11.04.2020, 10:27</p>\(fillerParagraphs(4))<h3>Das könnte dich auch interessieren</h3><p>Weitere Beiträge zum Thema</p></article>"
+        let text = try #require(try extract(page(body: body))).text
+        #expect(text.contains(filler[0]) && text.contains(filler[3]))
+        for line in ["Aktualisiert", "Das könnte dich", "Weitere Beiträge"] { #expect(!text.contains(line), "\(line)") }
+    }
+}

@@ -143,3 +143,15 @@ extension StructuredBodyTests {
         #expect(Extractor.paragraphMarkup(plainText: text) == byCharacter)
     }
 }
+
+extension StructuredBodyTests {
+    /// A short news item (three paragraphs, about 55 counted words) is used over markup that shows
+    /// only the footer, which it outweighs three times; over an article it outweighs not, it is not.
+    @Test func aShortBodyReplacesOnlyAFarShorterExtraction() throws {
+        let short = Self.paragraphs[0..<3].joined(separator: "\n\n")
+        let shell = try Self.text(Self.page(articleBody: short))
+        #expect(shell.contains("repair quay number 2") && !shell.contains("Coast Media Limited"))
+        let shown = try Self.text(Self.page(articleBody: short, markup: fillerParagraphs(4)))
+        #expect(shown.contains(filler[3]) && !shown.contains("repair quay number"))
+    }
+}

@@ -96,8 +96,9 @@ extension Extractor {
         }
         let matchBytes = node.matchBytes
         guard Self.boilerplateWords.matches(matchBytes), !Self.articleBodyWords.matches(matchBytes) else { return false }
-        // Never drop a container holding a large share of the page's text.
-        return page.holdsLittle(node, extractor: self, divisor: 4)
+        // Never drop a container holding a large share of the page's text, nor the page's marked
+        // main content (a newspaper's "commentary" section above a longer reader thread).
+        return page.holdsLittle(node, extractor: self, divisor: 4) && !holdsMainContent(node)
     }
 
     /// Teasers for other pages of this site, one per item: "More stories", "Most read" and
@@ -265,6 +266,9 @@ extension Extractor {
         "lesen sie auch", "lesen sie mehr", "auch interessant", "mehr zum thema", "schon gelesen", "das könnte sie auch interessieren",
         "czytaj też", "czytaj także", "czytaj również", "zobacz też", "zobacz także", "leggi anche", "potrebbe interessarti",
         "lees ook", "lees meer",
+        // Rail and widget titles left standing when their links went.
+        "weitere beiträge", "neueste artikel", "empfohlene beiträge", "das könnte dich auch interessieren",
+        "vorschau auf den nächsten artikel", "dowiedz się więcej", "externer inhalt", "anzeige:", "kommentarfeed",
     ]
     static let callToActionLines = LiteralPrefixes(callToActionPrefixes)
     static let trailingBlockTags = TagSet(["p", "li", "div", "h2", "h3", "h4", "h5", "h6", "figure", "ul", "ol"])
@@ -300,6 +304,7 @@ extension Extractor {
             time.remove()
         }
         removePageFurniture(content)
+        removeTrailingNotice(content)
         removeTitleRepeat(content)
     }
 

@@ -25,7 +25,7 @@ enum FurniturePatterns {
         return false
     }
 
-    /// `(?:^|[.!?]\s+)(?:image|photo|photograph|picture|credit|foto|imagem|imagen)s?(?: by)?\s*[:/]\s*[^.!?]{1,60}$`,
+    /// `(?:^|[.!?]\s+)(?:image|photo|photograph|picture|credit|foto|imagem|imagen|bild|crédit photo|crédits photo|crédito|zdjęcie|źródło|quelle|fuente)s?(?: by)?\s*[:/]\s*[^.!?]{1,60}$`,
     /// ignoring case, anywhere in `text`.
     static func endsWithCredit(_ text: String) -> Bool {
         let scalars = Array(text.unicodeScalars)
@@ -60,7 +60,10 @@ enum FurniturePatterns {
         ["image", "photo", "picture", "slide", "foto", "imagem", "imagen"].map { Array($0.unicodeScalars) }
     private static let gallerySeparators: [[Unicode.Scalar]] = ["of", "/", "de", "von"].map { Array($0.unicodeScalars) }
     private static let creditWords: [[Unicode.Scalar]] =
-        ["image", "photo", "photograph", "picture", "credit", "foto", "imagem", "imagen"].map { Array($0.unicodeScalars) }
+        ["image", "photo", "photograph", "picture", "credit", "foto", "imagem", "imagen",
+         // The same label in the sources' other languages ("Bild: dpa", "Crédits photos : AFP",
+         // "Zdjęcie: PAP"), and the source line under a release ("Quelle: DJV", "Źródło: PAP").
+         "bild", "crédit photo", "crédits photo", "crédito", "zdjęcie", "źródło", "Źródło", "quelle", "fuente"].map { Array($0.unicodeScalars) }
 
     // ASCII answered without the property tables (a lookup was 300 instructions): of ASCII, only
     // tab to carriage return and space are White_Space, and only 0-9 have a numeric type.

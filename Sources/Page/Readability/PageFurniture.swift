@@ -73,6 +73,7 @@ extension Extractor {
     /// same on every page, still go anywhere (`furnitureLinePrefixes`).
     static let headLinePrefixes = [
         "by ", "updated", "published", "posted", "last updated", "last modified", "first published", "disclosure:", "disclaimer:",
+        "aktualisiert:", "veröffentlicht:", "actualizado:", "publicado:", "mis à jour", "publié le", "aktualizacja:",
     ]
     static let headLines = LiteralPrefixes(headLinePrefixes)
     /// Gallery controls standing alone.

@@ -29,7 +29,8 @@ extension Extractor {
         if node.hasDescendant(where: { $0.tag == "table" && $0.isDataTable }) { return false }
 
         let weight = classWeight(node)
-        if weight < 0 { return true }
+        // A wrapper of the page's marked main content is judged by what it holds, not its name.
+        if weight < 0 && !(options.enhancedCleaning && holdsMainContent(node)) { return true }
 
         let meter = TextMeter.measure(node)
         guard meter.commas < 10 else { return false }

@@ -124,16 +124,19 @@ extension Extractor {
         return starts
     }
 
-    /// The unlikely-candidate test of `_grabArticle`'s first pass: class and id, then the role.
+    /// The unlikely-candidate test of `_grabArticle`'s first pass: class and id, then the role;
+    /// never a block that is or holds the page's marked main content (`holdsMainContent`).
     func isUnlikelyCandidate(_ node: DNode) -> Bool {
         let matchBytes = node.matchBytes
+        var unlikely = false
         if Regexps.unlikelyCandidates.matches(matchBytes) && !Regexps.okMaybeItsACandidate.matches(matchBytes)
             && !hasAncestorTag(node, "table") && !hasAncestorTag(node, "code")
             && node.tag != "body" && node.tag != "a" {
-            return true
+            unlikely = true
+        } else if let role = node.attribute("role"), Self.unlikelyRoles.contains(role) {
+            unlikely = true
         }
-        if let role = node.attribute("role"), Self.unlikelyRoles.contains(role) { return true }
-        return false
+        return unlikely && !(options.enhancedCleaning && holdsMainContent(node))
     }
 
     /// The first loop of `_grabArticle`: drops hidden, unlikely and empty nodes, turns

@@ -46,7 +46,24 @@ extension Extractor {
     static let scriptTags = TagSet(["script", "noscript"])
 
     func removeScripts() {
-        for node in root.elements(Self.scriptTags).reversed() { node.remove() }
+        var bodyLength: Int?
+        for node in root.elements(Self.scriptTags).reversed() where node.parent != nil {
+            // `<noscript><div id="x"></noscript>`: gumbo parses noscript content as markup (as a
+            // browser without scripts does) and the unclosed div took the rest of the page into
+            // the noscript, whose removal left an empty body. A noscript holding most of the
+            // body's text is that page: it is unwrapped, not removed. Not in Readability.js.
+            if options.enhancedCleaning, node.tag == "noscript", node.firstElementChild != nil {
+                let length = node.innerTextLength
+                if length >= Self.paragraphLength {
+                    let total = bodyLength ?? (body?.innerTextLength ?? 0)
+                    bodyLength = total
+                    if length * 2 > total {
+                        while let child = node.firstChild { node.parent?.insertBefore(child, node) }
+                    }
+                }
+            }
+            node.remove()
+        }
     }
 
     func prepDocument() {

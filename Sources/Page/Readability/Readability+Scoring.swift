@@ -187,10 +187,10 @@ extension Extractor {
                 if sibling.className == topClass && !topClass.isEmpty { contentBonus += topScore * 0.2 }
                 if let score = sibling.score, score + contentBonus >= siblingScoreThreshold {
                     append = true
-                } else if sibling.tag == "p" {
-                    let density = linkDensity(sibling)
-                    let content = sibling.innerText
-                    let length = sibling.innerTextLength
+                } else if let paragraph = sibling.tag == "p" ? sibling : wrappedParagraph(sibling) {
+                    let density = linkDensity(paragraph)
+                    let content = paragraph.innerText
+                    let length = paragraph.innerTextLength
                     if length > 80 && density < 0.25 {
                         append = true
                     } else if length < 80 && length > 0 && density == 0 && Regexps.hasSentenceEnd(content) {
@@ -205,4 +205,24 @@ extension Extractor {
         }
         return articleContent
     }
+
+    /// The one paragraph a sibling holds through wrappers that hold only it (a standfirst set as
+    /// `<div class="intro"><div class="lead"><p>...</p></div></div>` beside the body): judged as
+    /// Readability.js judges a sibling `<p>`. Not in Readability.js, whose test reads the sibling's
+    /// own tag only, so a lead paragraph two wrappers deep was left out of every such article.
+    func wrappedParagraph(_ sibling: DNode) -> DNode? {
+        guard options.enhancedCleaning else { return nil }
+        var node = sibling
+        for _ in 0..<Self.paragraphWrapperDepth {
+            guard node.elementChildCount == 1, let child = node.firstElementChild,
+                  !node.childNodes.contains(where: { $0.kind == .text && !$0.hasNoText }) else { return nil }
+            if child.tag == "p" { return child }
+            guard child.tag == "div" || child.tag == "section" else { return nil }
+            node = child
+        }
+        return nil
+    }
+
+    /// Wrappers looked through for `wrappedParagraph`.
+    static let paragraphWrapperDepth = 3
 }

@@ -95,6 +95,9 @@ final class Extractor {
     /// Elements a grab chose that read as a site notice, dropped from the trees built after it
     /// (see `regrabWithoutNotice`).
     var noticeElements = Set<Int32>()
+    /// Elements that are or hold the page's marked main content (see `holdsMainContent`); found
+    /// when first asked.
+    var mainContentHolders: Set<Int32>?
     /// The page's comparable host (see `isSiteLink`); nil when the URL has none.
     lazy var siteHost: String? = URLResolver.split(url).authority.map(Self.comparableHost)
 

@@ -16,6 +16,10 @@ import TextSupport
 extension Extractor {
     /// Shorter bodies are summaries or teasers, not articles.
     static let structuredBodyMinimumWords = 80
+    /// A shorter body than that replaces only an extraction it outweighs this many times (in
+    /// counted words), and never goes below `shortStructuredBodyMinimumWords`.
+    static let shortBodyLead = 3
+    static let shortStructuredBodyMinimumWords = 25
     /// Longer ones are not an article's text; the page limit (5 MB) bounds them anyway.
     static let structuredBodyMaximumBytes = 1_000_000
     /// Below this share of common words (of either side) the two are different texts.
@@ -40,10 +44,13 @@ extension Extractor {
     /// Whether `words` (the structured body's) make an article that `extracted` is not.
     static func isDifferentArticle(_ words: [Substring: Int], from extracted: String?) -> Bool {
         let total = words.values.reduce(0, +)
-        guard total >= structuredBodyMinimumWords else { return false }
-        guard let extracted, !extracted.isEmpty else { return true }
+        guard total >= shortStructuredBodyMinimumWords else { return false }
+        guard let extracted, !extracted.isEmpty else { return total >= structuredBodyMinimumWords }
         let extractedWords = wordCounts(extracted)
         let extractedTotal = extractedWords.values.reduce(0, +)
+        // A short news item (a hundred words, a third of them counted) beats a menu's few words:
+        // below the usual minimum only over an extraction it outweighs `shortBodyLead` times.
+        guard total >= structuredBodyMinimumWords || extractedTotal * Self.shortBodyLead <= total else { return false }
         let shared = extractedWords.reduce(0) { $0 + min($1.value, words[$1.key] ?? 0) }
         return Double(shared) < sameTextShare * Double(extractedTotal) && Double(shared) < sameTextShare * Double(total)
     }

@@ -1,0 +1,63 @@
+import TextSupport
+
+/// Notice lines after the article's text: a paywall's "To view the full story, please subscribe
+/// ... If you're already a subscriber, you can log in", a comment box's "You must log in to join
+/// the discussion", an app or newsletter pitch. Each line alone may say too little to read as a
+/// notice ("To view the full story, please subscribe" names one subject), so the short lines at
+/// the end are read together, from the last one back: the longest run that reads as a site notice
+/// (`isSiteNotice`: short and dense with cookies, consent, subscribing or logging in) goes. A run
+/// that reaches into the article's last paragraph says too much else to read as one, and a run
+/// is never most of the text. Written by hand: no library we keep judges boilerplate by what it says.
+extension Extractor {
+    /// Blocks at least this long (UTF-8 bytes) are paragraphs: the run stops there.
+    static let trailingNoticeLineLimit = 300
+
+    /// What a wall after the text asks of the reader: to subscribe, log in or register, or to
+    /// take cookies. A run that speaks only of settings, partners or privacy may be the
+    /// article's own last words ("our work spans many partners"), and stays.
+    static let wallStems = [
+        " cookie", " subscri", " newsletter", " log in", " login", " sign in", " sign up", " register", " einlogg",
+        " anmeld", " registr", " abonn", " suscr", " assin", " abbon", " iscriv", " prenumer", " subskryp",
+        " connectez", " connexion", " zaloguj", " inloggen", " iniciar sesi", " accedi",
+    ]
+
+    static func namesAWall(_ text: String) -> Bool {
+        guard let letters = lettersOnly(text, maximumWords: noticeMaximumWords) else { return false }
+        return wallStems.contains { TextScan.contains(letters, $0) }
+    }
+
+    /// A block of one line's text: a paragraph, or a block with no block inside, that is not
+    /// itself inside such a line (`<p><span>...</span></p>` is one line).
+    private func isLine(_ block: DNode, in content: DNode) -> Bool {
+        guard block.parent != nil, block.tag == "p" || !hasChildBlockElement(block) else { return false }
+        var ancestor = block.parent
+        while let current = ancestor, current !== content {
+            if Self.furnitureBlockTags.contains(current), current.tag == "p" || !hasChildBlockElement(current) { return false }
+            ancestor = current.parent
+        }
+        return true
+    }
+
+    func removeTrailingNotice(_ content: DNode) {
+        var run: [DNode] = []
+        var texts: [String] = []
+        var words = 0
+        var noticeLength = 0
+        for block in content.elements(Self.furnitureBlockTags).reversed() where isLine(block, in: content) {
+            let text = block.innerText.trimmingASCIIWhitespace()
+            guard !text.isEmpty else { continue }
+            guard text.utf8.count < Self.trailingNoticeLineLimit else { break }
+            words += text.utf8.split(separator: 0x20).count
+            guard words <= Self.noticeMaximumWords else { break }
+            run.append(block)
+            texts.append(text)
+            let joined = texts.reversed().joined(separator: " ")
+            if Self.isSiteNotice(joined), Self.namesAWall(joined) { noticeLength = run.count }
+        }
+        guard noticeLength > 0 else { return }
+        let removed = texts[..<noticeLength].reduce(0) { $0 + $1.utf8.count }
+        // Never most of the text: a short page that is all notice is `isSiteNotice`'s to judge.
+        guard removed * 3 < content.innerTextLength else { return }
+        for block in run[..<noticeLength] { block.remove() }
+    }
+}
