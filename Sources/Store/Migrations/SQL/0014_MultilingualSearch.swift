@@ -6,8 +6,8 @@
 // covers new and changed rows, `--backfill --kind search` fills the rest in batches and builds
 // the index CONCURRENTLY, then switches search over; until then search_articles answers as before.
 extension Migration {
-    static let multilingualSearch = Migration(version: 14, name: "multilingual search", sql: multilingualSearchSQL + multilingualSearchFormsSQL,
-                                              adoption: nil)
+    static let multilingualSearch = Migration(version: 14, name: "multilingual search",
+                                              sql: multilingualSearchSQL + multilingualSearchFormsSQL, adoption: nil)
 }
 
 private let multilingualSearchSQL = #"""
