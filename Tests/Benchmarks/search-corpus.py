@@ -16,9 +16,11 @@ Query kinds (per language):
   inflected  the singular for a plural in titles, or the plural for a singular; relevant: titles
              holding the other form
   verb       an infinitive (the base in English) for conjugated forms in titles; relevant: titles
-             holding any of its conjugated forms this generator knows (-ou/-ado/-ando/... , -ed/-ing/-s)
+             holding any form of its regular paradigm (every simple tense, gerund, participle in both
+             genders and numbers; -ed/-ing/-s in English)
   unaccented a title word typed without its accents; relevant: titles holding the accented word
-For the last three, titles holding the typed form itself are left out of the ranking before
+For `inflected` and `verb` a word spelled with or without accents counts as the same word.
+For the last three, titles holding the typed form itself (any spelling) are left out of the ranking before
 taking the top 20 (they match any engine), so recall@20 measures the other form alone.
 """
 import gettext
@@ -101,32 +103,63 @@ def strip_accents(word):
     return "".join(c for c in unicodedata.normalize("NFD", word) if unicodedata.category(c) != "Mn")
 
 
+VOWELS = "aeiouáéíóúâêôãõà"
+
+
 def plurals(language, word):
+    """The regular plural of a singular (a real reader's other form of the word, by the grammar's rules)."""
     if language == "en":
         return [word[:-1] + "ies"] if word.endswith("y") else [word + "s", word + "es"]
     if language == "pt":
-        forms = [word + "s"]
+        forms = [word + "s"] if word[-1] in VOWELS else []
         for singular, plural in (("ção", "ções"), ("ão", "ões"), ("al", "ais"), ("el", "éis"), ("ol", "óis"), ("m", "ns"),
                                  ("r", "res"), ("z", "zes"), ("s", "ses")):
             if word.endswith(singular):
                 forms.append(word[: -len(singular)] + plural)
         return forms
-    forms = [word + "s", word + "es"]
+    # Spanish: -s after a vowel, -es after a consonant (-ión -> -iones, -z -> -ces).
+    forms = [word + "s"] if word[-1] in VOWELS else [word + "es"]
     for singular, plural in (("ión", "iones"), ("z", "ces")):
         if word.endswith(singular):
             forms.append(word[: -len(singular)] + plural)
     return forms
 
 
+# The regular paradigm of an infinitive: every simple tense, the gerund and the participle in
+# both genders and numbers (a title saying "lista separada" holds a form of "separar" as surely
+# as one saying "separou"). Irregular verbs and spelling changes (ficar/fique) are not generated.
+PARADIGMS = {
+    "pt": {
+        "ar": "o as a amos ais am ei aste ou astes aram ava avas ávamos áveis avam arei arás ará aremos areis arão "
+              "aria arias aríamos aríeis ariam e es emos eis em asse asses ássemos ásseis assem armos ardes arem "
+              "ares ando ado ada ados adas",
+        "er": "o es e emos eis em i este eu estes eram ia ias íamos íeis iam erei erás erá eremos ereis erão eria "
+              "erias eríamos eríeis eriam a as amos ais am esse esses êssemos êsseis essem ermos erdes erem eres "
+              "endo ido ida idos idas",
+        "ir": "o es e imos is em i iste iu istes iram ia ias íamos íeis iam irei irás irá iremos ireis irão iria "
+              "irias iríamos iríeis iriam a as amos ais am isse isses íssemos ísseis issem irmos irdes irem ires "
+              "indo ido ida idos idas",
+    },
+    "es": {
+        "ar": "o as a amos áis an é aste ó asteis aron aba abas ábamos abais aban aré arás ará aremos aréis arán "
+              "aría arías aríamos aríais arían e es emos éis en ara aras áramos arais aran ase ases ásemos aseis "
+              "asen ando ado ada ados adas",
+        "er": "o es e emos éis en í iste ió imos isteis ieron ía ías íamos íais ían eré erás erá eremos eréis "
+              "erán ería erías eríamos eríais erían a as amos áis an iera ieras iéramos ierais ieran iese ieses "
+              "iésemos ieseis iesen iendo ido ida idos idas",
+        "ir": "o es e imos ís en í iste ió isteis ieron ía ías íamos íais ían iré irás irá iremos iréis irán "
+              "iría irías iríamos iríais irían a as amos áis an iera ieras iéramos ierais ieran iese ieses "
+              "iésemos ieseis iesen iendo ido ida idos idas",
+    },
+}
+
+
 def conjugations(language, word):
     if language == "en":
         stem = word[:-1] if word.endswith("e") else word
         return [stem + "ed", stem + "ing", word + "s"] if len(word) > 3 else []
-    endings = {
-        "pt": {"ar": ["ou", "ado", "ando", "am", "a", "aram"], "er": ["eu", "ido", "endo", "em", "e"], "ir": ["iu", "ido", "indo", "em", "e"]},
-        "es": {"ar": ["ó", "ado", "ando", "an", "a", "aron"], "er": ["ió", "ido", "iendo", "en", "e"], "ir": ["ió", "ido", "iendo", "en", "e"]},
-    }[language]
-    return [word[:-2] + ending for ending in endings.get(word[-2:], [])] if len(word) > 4 else []
+    endings = PARADIGMS[language].get(word[-2:], "").split()
+    return [word[:-2] + ending for ending in endings if word[:-2] + ending != word] if len(word) > 4 else []
 
 
 def usable(numbers):
@@ -158,10 +191,22 @@ for language in languages:
     inflected = [(b, a) if i % 2 else (a, b) for i, (a, b) in enumerate(inflected)]
     for word in exact:
         rows.append((language, "exact", word, index[word], []))
+    # A title holding the target spelled with or without its accents ("direccion", "dirección") holds
+    # the same word: relevant for the inflection and verb kinds (the index folds accents, as the issue asks).
+    spellings = {}
+    for word in index:
+        spellings.setdefault(strip_accents(word), []).append(word)
     for kind, pairs in (("inflected", inflected), ("verb", verb), ("unaccented", unaccented)):
         for typed, targets in pairs:
-            relevant = sorted({n for target in ([targets] if isinstance(targets, str) else targets) for n in index[target]})
-            rows.append((language, kind, typed, relevant, index.get(typed, [])))
+            targets = [targets] if isinstance(targets, str) else targets
+            typed_spellings = [typed]
+            if kind != "unaccented":
+                targets = {spelling for target in targets for spelling in spellings[strip_accents(target)]}
+                typed_spellings = spellings.get(strip_accents(typed), [typed])
+            excluded = {n for spelling in typed_spellings for n in index.get(spelling, [])}
+            relevant = sorted({n for target in targets for n in index[target]} - excluded)
+            if relevant:
+                rows.append((language, kind, typed, relevant, sorted(excluded)))
     for _ in range(100):
         words = [w for w in re.findall(r"\w+", headline(pools[language])) if len(w) >= 4]
         if len(words) >= 3:

@@ -6,8 +6,8 @@
 // covers new and changed rows, `--backfill --kind search` fills the rest in batches and builds
 // the index CONCURRENTLY, then switches search over; until then search_articles answers as before.
 extension Migration {
-    static let multilingualSearch = Migration(version: 14, name: "multilingual search", sql: multilingualSearchSQL,
-                                              adoption: nil)
+    static let multilingualSearch = Migration(version: 14, name: "multilingual search",
+                                              sql: multilingualSearchSQL + multilingualSearchFormsSQL, adoption: nil)
 }
 
 private let multilingualSearchSQL = #"""
@@ -79,17 +79,9 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
         ELSE body END
 $fn$;
 
--- For the ranking key only (never for stemming): search_words, then a final -s dropped, so that
--- "guardados" meets "guardado" and "ciudades" (-> ciudad) meets "ciudad".
-CREATE FUNCTION pulse_ingest.search_folded(config regconfig, body text) RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
-    SELECT pg_catalog.regexp_replace(pulse_ingest.search_words(config, body),
-                                     '([a-zà-öø-ÿ]{3,})s(?![a-zà-öø-ÿ])', '\1', 'g')
-$fn$;
-
--- The words of `body` as lexemes marked with `mark` ('=' or '~'), positions kept: they never
--- match a parsed query (the parser never yields a mark), only the marked phrases search_articles
--- ranks by. No function PostgreSQL ships renames lexemes; this goes through tsvector's text form.
+-- The words of `body` as lexemes marked with `mark` ('='), positions kept: they never match a
+-- parsed query (the parser never yields a mark), only the marked queries search_articles ranks by.
+-- No function PostgreSQL ships renames lexemes; this goes through tsvector's text form.
 CREATE FUNCTION pulse_ingest.search_marked(mark text, body text) RETURNS tsvector
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
     SELECT coalesce(pg_catalog.string_agg(
@@ -99,8 +91,8 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
 $fn$;
 
 -- Title (A) and summary (B) stemmed in the row's own language; then the title's words accents
--- folded ('=') and, for Portuguese and Spanish, also plural-folded ('~', search_folded): the
--- exact-form keys that rank "eleições" above "eleitoral" for a query `eleicoes`.
+-- folded ('='): the exact-form keys that rank "eleições" above "eleitoral" for a query
+-- `eleicoes`, and "separada" above "separadores" for `separar` (search_forms).
 CREATE FUNCTION pulse_ingest.search_document(language text, title text, summary text) RETURNS tsvector
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
     -- One expression (no FROM), so PostgreSQL inlines it: 3x faster per row than with a subquery.
@@ -109,11 +101,6 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
         || pg_catalog.setweight(pg_catalog.to_tsvector(pulse_ingest.search_config(language),
                pulse_ingest.search_words(pulse_ingest.search_config(language), coalesce(summary, ''))), 'B')
         || pulse_ingest.search_marked('=', coalesce(title, ''))
-        || CASE WHEN pulse_ingest.search_config(language)
-                     IN ('pulse_ingest.portuguese'::regconfig, 'pulse_ingest.spanish'::regconfig)
-                THEN pulse_ingest.search_marked('~', pulse_ingest.search_folded(pulse_ingest.search_config(language),
-                                                                                coalesce(title, '')))
-                ELSE ''::tsvector END
 $fn$;
 
 -- The configurations the stored rows use: a query is parsed under each of them (and `simple`).
@@ -153,12 +140,32 @@ $fn$;
 CREATE TRIGGER articles_search_vector_lang BEFORE INSERT OR UPDATE OF title, summary, language
     ON public.articles FOR EACH ROW EXECUTE FUNCTION pulse_ingest.articles_search_vector();
 
+-- The lexemes of `vector`, each prefixed with `mark` (or not: ''), as one OR query; NULL when it
+-- holds none. Built through tsquery's text form (no function PostgreSQL ships ORs lexemes).
+CREATE FUNCTION pulse_ingest.search_lexemes_query(mark text, vector tsvector) RETURNS tsquery
+LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path = '' AS $fn$
+    SELECT pg_catalog.string_agg(
+               '''' || mark || pg_catalog.replace(pg_catalog.replace(u.lexeme, '\', '\\'), '''', '''''') || '''', ' | ')::tsquery
+    FROM pg_catalog.unnest(vector) u
+$fn$;
+
+-- A query's words (split at spaces and punctuation), each once.
+CREATE FUNCTION pulse_ingest.search_pieces(query text) RETURNS SETOF text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path = '' AS $fn$
+    SELECT p FROM pg_catalog.regexp_split_to_table(pg_catalog.lower(query), '[[:space:][:punct:]]+') p WHERE p <> ''
+$fn$;
+
 -- A query as the OR of its parse under each configuration the rows use, or only under the
--- language asked for (and `simple`); NULL when no configuration finds a word in it.
+-- language asked for (and `simple`): under each, the AND of its words, each word OR its regular
+-- forms (search_forms: Snowball stems some plurals and verb forms apart, e.g. Spanish "compara" ->
+-- comp, "comparar" -> compar). A word the configuration drops (a stop word) is left out. NULL when
+-- no configuration finds a word in it.
 CREATE FUNCTION pulse_ingest.search_query(query text, language text) RETURNS tsquery
 LANGUAGE plpgsql STABLE SET search_path = '' SET client_min_messages = warning AS $fn$
 DECLARE
     each_config regconfig;
+    piece text;
+    word_query tsquery;
     part tsquery;
     combined tsquery;
 BEGIN
@@ -166,8 +173,16 @@ BEGIN
         SELECT c.config FROM pulse_ingest.search_configs c
         WHERE language IS NULL OR c.config IN (pulse_ingest.search_config(language), 'pulse_ingest.simple'::regconfig)
     LOOP
-        part := pg_catalog.plainto_tsquery(each_config, pulse_ingest.search_words(each_config, query));
-        CONTINUE WHEN pg_catalog.numnode(part) = 0;
+        part := NULL;
+        FOR piece IN SELECT pulse_ingest.search_pieces(query) LOOP
+            CONTINUE WHEN pg_catalog.numnode(pg_catalog.plainto_tsquery(each_config, pulse_ingest.search_words(each_config, piece))) = 0;
+            -- One parse of the word and all its forms: their distinct stems, OR'd.
+            word_query := pulse_ingest.search_lexemes_query('', pg_catalog.to_tsvector(each_config,
+                pulse_ingest.search_words(each_config, piece || ' '
+                    || pg_catalog.array_to_string(pulse_ingest.search_forms(each_config, piece, true), ' '))));
+            part := CASE WHEN part IS NULL THEN word_query ELSE part OPERATOR(pg_catalog.&&) word_query END;
+        END LOOP;
+        CONTINUE WHEN part IS NULL;
         combined := CASE WHEN combined IS NULL THEN part ELSE combined OPERATOR(pg_catalog.||) part END;
     END LOOP;
     RETURN combined;
@@ -184,6 +199,29 @@ LANGUAGE sql STABLE SET search_path = '' AS $fn$
     FROM (SELECT u.lexeme, pg_catalog.unnest(u.positions) AS position
           FROM pg_catalog.unnest(pg_catalog.to_tsvector('pulse_ingest.simple'::regconfig,
                query)) u) p
+$fn$;
+
+-- Every word of the query, in the form typed or one of its regular forms (search_forms, under the
+-- language asked for or every configuration the rows use), as marked title words: titles holding
+-- the word itself rather than a relative that shares its stem. NULL without words.
+CREATE FUNCTION pulse_ingest.search_forms_query(query text, language text) RETURNS tsquery
+LANGUAGE plpgsql STABLE SET search_path = '' AS $fn$
+DECLARE
+    piece text;
+    word_query tsquery;
+    combined tsquery;
+BEGIN
+    FOR piece IN SELECT pulse_ingest.search_pieces(query) LOOP
+        word_query := pulse_ingest.search_lexemes_query('=', pg_catalog.to_tsvector('pulse_ingest.simple'::regconfig,
+            piece || ' ' || coalesce((SELECT pg_catalog.string_agg(pg_catalog.array_to_string(
+                                          pulse_ingest.search_forms(c.config, piece, true), ' '), ' ')
+                                      FROM pulse_ingest.search_configs c
+                                      WHERE language IS NULL OR c.config = pulse_ingest.search_config(language)), '')));
+        CONTINUE WHEN word_query IS NULL;
+        combined := CASE WHEN combined IS NULL THEN word_query ELSE combined OPERATOR(pg_catalog.&&) word_query END;
+    END LOOP;
+    RETURN combined;
+END
 $fn$;
 
 -- The fill, one batch per call (each its own short transaction): the next `batch_size` rows by id
@@ -274,7 +312,8 @@ $fresh$;
 -- Same signature, result, grants, length cap and 3 s statement timeout as the backend's; before the
 -- switch it answers exactly as before (the `english` search_vector). After it, the query matches
 -- under every configuration the rows use (or the language asked for), and ranks: the exact phrase
--- in a title (accents folded) first, then the phrase with plurals folded, then ts_rank.
+-- in a title (accents folded) first, then titles holding every word in a regular form of its own
+-- (search_forms: plural, singular, a verb's paradigm), then ts_rank.
 DROP FUNCTION public.search_articles(text, integer, text, integer);
 CREATE FUNCTION public.search_articles(
     search_query text, result_limit integer DEFAULT 20,
@@ -293,7 +332,7 @@ DECLARE
     words tsquery;
     matching tsquery;
     exact tsquery;
-    folded tsquery;
+    forms tsquery;
 BEGIN
     IF search_query IS NULL OR pg_catalog.btrim(search_query) = '' OR pg_catalog.length(search_query) > 200 THEN
         RETURN;
@@ -314,22 +353,21 @@ BEGIN
     words := pulse_ingest.search_query(search_query, search_language);
     IF words IS NULL THEN RETURN; END IF;
     exact := pulse_ingest.search_marked_phrase('=', search_query);
-    folded := pulse_ingest.search_marked_phrase('~', pulse_ingest.search_folded('pulse_ingest.portuguese'::regconfig, search_query))
-              OPERATOR(pg_catalog.||)
-              pulse_ingest.search_marked_phrase('~', pulse_ingest.search_folded('pulse_ingest.spanish'::regconfig, search_query));
-    -- The ranking reads every match; when the exact (then the plural-folded) phrase alone fills the
-    -- page, only those rows are read: the same answer, without ranking thousands of stem matches.
+    forms := pulse_ingest.search_forms_query(search_query, search_language);
+    -- The ranking reads every match; when the exact phrase (then the words in their own forms) alone
+    -- fills the page, only those rows are read (the index holds the marked title words too): the
+    -- same answer, without ranking thousands of stem matches.
     matching := words;
     IF exact IS NOT NULL AND (SELECT count(*) FROM (SELECT 1 FROM public.articles a
             WHERE a.search_vector_lang @@ (words OPERATOR(pg_catalog.&&) exact)
               AND (search_language IS NULL OR a.language::text || '' = search_language)
             LIMIT wanted + skipped) n) >= wanted + skipped THEN
         matching := words OPERATOR(pg_catalog.&&) exact;
-    ELSIF folded IS NOT NULL AND (SELECT count(*) FROM (SELECT 1 FROM public.articles a
-            WHERE a.search_vector_lang @@ (words OPERATOR(pg_catalog.&&) (folded OPERATOR(pg_catalog.||) coalesce(exact, folded)))
+    ELSIF forms IS NOT NULL AND (SELECT count(*) FROM (SELECT 1 FROM public.articles a
+            WHERE a.search_vector_lang @@ (words OPERATOR(pg_catalog.&&) (forms OPERATOR(pg_catalog.||) coalesce(exact, forms)))
               AND (search_language IS NULL OR a.language::text || '' = search_language)
             LIMIT wanted + skipped) n) >= wanted + skipped THEN
-        matching := words OPERATOR(pg_catalog.&&) (folded OPERATOR(pg_catalog.||) coalesce(exact, folded));
+        matching := words OPERATOR(pg_catalog.&&) (forms OPERATOR(pg_catalog.||) coalesce(exact, forms));
     END IF;
     RETURN QUERY
     SELECT a.id, a.title, a.summary, a.content, a.url, a.image_url, a.thumbnail_url,
@@ -340,7 +378,7 @@ BEGIN
     -- `|| ''`: the language is checked on the rows the text index finds; as an index condition the
     -- planner ANDed the (language, ...) btree's 170,000 entries a language into every search (100 ms).
     WHERE a.search_vector_lang @@ matching AND (search_language IS NULL OR a.language::text || '' = search_language)
-    ORDER BY coalesce(a.search_vector_lang @@ exact, false) DESC, coalesce(a.search_vector_lang @@ folded, false) DESC,
+    ORDER BY coalesce(a.search_vector_lang @@ exact, false) DESC, coalesce(a.search_vector_lang @@ forms, false) DESC,
              pg_catalog.ts_rank(a.search_vector_lang, words) DESC, a.published_at DESC
     LIMIT wanted OFFSET skipped;
 END
