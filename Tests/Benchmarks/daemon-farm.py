@@ -220,7 +220,7 @@ def main():
     try:
         print(farm.stdout.readline().strip(), file=sys.stderr)
         env = dict(os.environ, DATABASE_URL=url)
-        subprocess.run([args.binary, "--migrate", "--config", config, "--log-level", "warning"],
+        subprocess.run([args.binary, "--migrate", "--config", config, "--allow-networks", "127.0.0.0/8", "--log-level", "warning"],
                        env=env, check=True, stdout=subprocess.DEVNULL)
         log = open(os.path.join(args.work, "daemon.log"), "w")
         daemon = subprocess.Popen([args.binary, "--config", config, "--allow-networks", "127.0.0.0/8",

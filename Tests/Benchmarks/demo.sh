@@ -41,7 +41,7 @@ trap '[ -n "$daemon" ] && kill -TERM "$daemon" 2>/dev/null' TERM
 for _ in $(seq 50); do [ -s "$work/resolve" ] && break; sleep 0.1; done
 PULSE_RESOLVE=$(cat "$work/resolve")
 export PULSE_RESOLVE
-"$bin" --migrate --config "$work/farm.yaml"
+"$bin" --migrate --config "$work/farm.yaml" --allow-networks 127.0.0.0/8
 echo "demo: the service is starting; metrics on http://127.0.0.1:9464/metrics; Ctrl-C stops" >&2
 echo "demo: its rows are in the database pulse_demo (not make db-url's pulse): psql '$DATABASE_URL'" >&2
 "$bin" --config "$work/farm.yaml" --allow-networks 127.0.0.0/8 --metrics-address 127.0.0.1:9464 &

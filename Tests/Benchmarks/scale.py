@@ -256,7 +256,7 @@ sources:
     language: en
 """)
         psql(url, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
-        subprocess.run([args.binary, "--migrate", "--config", config], env=dict(os.environ, DATABASE_URL=url),
+        subprocess.run([args.binary, "--migrate", "--config", config, "--allow-networks", "127.0.0.0/8"], env=dict(os.environ, DATABASE_URL=url),
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         insert_sources(url, args, 1, args.sources)
         changed = farm_post(args.farm_port, "/control/advance?share=0.1")["changed"]

@@ -124,7 +124,7 @@ sources:
 """)
     env = dict(os.environ, DATABASE_URL=args.database_url, PULSE_RESOLVE=f"{HUB_HOST}:{hub_port}:127.0.0.1,{FEED_HOST}:{hub_port}:127.0.0.1",
                PULSE_ALLOW_NETWORKS="127.0.0.1/32", PULSE_LOG_LEVEL=log_level)
-    subprocess.run([args.binary, "--migrate", "--config", config], env=env, check=True, capture_output=True)
+    subprocess.run([args.binary, "--migrate", "--config", config, "--allow-networks", "127.0.0.0/8"], env=env, check=True, capture_output=True)
     return hub, listen_port, config, env
 
 

@@ -87,7 +87,7 @@ struct DumpFeedMode {
         }
 
         init(error message: String) {
-            line = Array(jsonLine(["error": message]).utf8)
+            line = jsonBytes(["error": message])
             line.append(0x0A)
             parsed = false
         }
@@ -140,7 +140,7 @@ struct DumpFeedMode {
             if document.droppedByCap > 0 {
                 note = "\(input): item cap \(options.maxItems) kept the newest; dropped \(document.droppedByCap) older items\n"
             }
-            return Outcome(json: Array(jsonLine(FeedLine(document: document)).utf8), note: note)
+            return Outcome(json: jsonBytes(FeedLine(document: document)), note: note)
         } catch {
             return Outcome(error: "\(input): \(error)")
         }
