@@ -5,6 +5,7 @@ import Observability
 import PulseConfig
 @testable import pulse_ingest
 import Synchronization
+import TestSupport
 import Testing
 
 /// The dump modes fetch with the service's settings from the environment (PULSE_RESOLVE,
@@ -110,7 +111,7 @@ import Testing
     }
 
     @Test func dumpModesTrustThePulseCAVariablesOnly() async throws {
-        let servers = try LoopbackTLSServers()
+        let servers = try await offThePool { try LoopbackTLSServers() }
         defer { servers.stop() }
         let networks = ["--allow-networks", "127.0.0.0/8"]
         let feed = ["--dump-feed", servers.url("a")] + networks
@@ -144,7 +145,7 @@ import Testing
 
     /// A missing or wrong CA setting stops the start with status 64, naming the variable and the path.
     @Test func badCAVariablesStopTheStart() async throws {
-        let servers = try LoopbackTLSServers()
+        let servers = try await offThePool { try LoopbackTLSServers() }
         defer { servers.stop() }
         let missing = servers.folder.appendingPathComponent("missing.pem").path
         let config = Self.root.appendingPathComponent("feeds.yaml").path
@@ -184,7 +185,7 @@ import Testing
     /// system's CAs stay trusted through the other; both variables replace both.
     @Test(.enabled(if: mountNamespaces, "needs root and mount namespaces (unshare --mount)"))
     func systemCAsStayTrustedBesideOneVariable() async throws {
-        let servers = try LoopbackTLSServers()
+        let servers = try await offThePool { try LoopbackTLSServers() }
         defer { servers.stop() }
         let arguments = ["--dump-feed", servers.url("a"), servers.url("b"), servers.url("c"), "--allow-networks", "127.0.0.0/8"]
         let expectations: [([String: String], [Bool])] = [
@@ -204,7 +205,7 @@ import Testing
     /// the metrics create at 0.
     @Test func theServiceCountsRefusedRedirects() async throws {
         #expect(PulseMetrics.redirectRefusalReasons == RedirectRefusal.allCases.map(\.rawValue))
-        let servers = try LoopbackTLSServers()
+        let servers = try await offThePool { try LoopbackTLSServers() }
         defer { servers.stop() }
         var environment = FetchEnvironment()
         environment.caFile = servers.file("ca_a.pem")
