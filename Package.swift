@@ -3,8 +3,8 @@
 // Data flows one way: config -> scheduler -> fetch -> parse -> store -> enrich (rows are inserted,
 // then their pages add to them: README's Layout says why). Sources/ has a folder per stage (Config,
 // Fetch, Parse, Page, Store, Run) and Support for what every stage shares; a module depends only on
-// earlier folders in that list and Support (Page never on Store: Run joins them). One exception is
-// left: SourceImport (Config) reads OPML with FeedParser (Parse).
+// earlier folders in that list and Support (Page never on Store: Run joins them; SourceImport is
+// handed FeedParser's OPML reader by the import mode).
 import PackageDescription
 
 let package = Package(
