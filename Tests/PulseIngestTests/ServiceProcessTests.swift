@@ -48,20 +48,20 @@ struct ServiceProcessTests {
             let startup = await notify.waitFor("READY=1", timeout: .seconds(120))
             #expect(startup.contains { $0.contains("READY=1") }, "no READY=1: \(startup)")
             #expect(try await Self.waitUntil { try await Self.fetchedCount(admin) == 3 })
-            let pings = await notify.waitFor("WATCHDOG=1", timeout: .seconds(5))
+            let pings = await notify.waitFor("WATCHDOG=1", timeout: .seconds(30))
             #expect(pings.contains { $0.contains("WATCHDOG=1") }, "no watchdog ping: \(pings)")
 
             // A good config: a fourth source appears without a restart.
             try Self.config(server: server, feeds: 1...4).write(toFile: configPath, atomically: true, encoding: .utf8)
             kill(process.processIdentifier, SIGHUP)
-            let reload = await notify.waitFor("READY=1", timeout: .seconds(10))
+            let reload = await notify.waitFor("READY=1", timeout: .seconds(60))
             #expect(reload.contains { $0.contains("RELOADING=1") })
             #expect(try await Self.waitUntil { try await Self.fetchedCount(admin) == 4 })
 
             // A bad config: still running, sources unchanged.
             try Self.config(server: server, feeds: 1...5, broken: true).write(toFile: configPath, atomically: true, encoding: .utf8)
             kill(process.processIdentifier, SIGHUP)
-            _ = await notify.waitFor("READY=1", timeout: .seconds(10))
+            _ = await notify.waitFor("READY=1", timeout: .seconds(60))
             #expect(process.isRunning)
             #expect(try await admin.query("SELECT count(*) FROM public.sources", label: "n").rows.first?.int("count") == 4)
 
@@ -193,7 +193,7 @@ struct ServiceProcessTests {
                            label: "fetched").rows.first?.int("count") ?? 0
     }
 
-    static func waitUntil(timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws -> Bool {
+    static func waitUntil(timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if try await condition() { return true }

@@ -58,4 +58,13 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
 
     /// Serialization failures and deadlocks: the transaction may simply be run again.
     public var isRetryableConflict: Bool { sqlState == "40001" || sqlState == "40P01" }
+
+    /// True when the same work may succeed a little later without anyone changing anything: the
+    /// session is unusable, a conflict, a statement or lock timeout (57014, 55P03), or the server
+    /// is short of resources (class 53: too many connections, out of memory or disk).
+    public var isTransient: Bool {
+        if sessionIsUnusable || isRetryableConflict { return true }
+        guard let sqlState else { return false }
+        return sqlState.hasPrefix("53") || sqlState == "57014" || sqlState == "55P03"
+    }
 }

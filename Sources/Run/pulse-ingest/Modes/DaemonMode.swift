@@ -97,22 +97,9 @@ struct DaemonMode {
             let started: Bool
             do {
                 started = try await cancelWhenGracefulShutdown {
-                try await connection.reconnect()
-                if context.environment.autoMigrate {
-                    try await mode.migrate(conninfo: conninfo)
-                } else {
-                    let pending = try await Migrator(logger: context.logger).pending(on: connection)
-                    if !pending.isEmpty {
-                        throw StartupFailure(status: ExitStatus.unavailable, message:
-                            "the database schema is behind this binary (pending migrations "
-                            + pending.map { String($0.version) }.joined(separator: ", ")
-                            + "): run `pulse-ingest --migrate` or set PULSE_AUTO_MIGRATE=1")
-                    }
-                }
-                _ = try await store.synchronize(categories: context.configuration.categoryDefinitions,
-                                                sources: context.configuration.sourceDefinitions,
-                                                deactivateUnlisted: context.configuration.pruneUnlisted)
-                return true
+                    try await connection.reconnect()
+                    try await prepareDatabase()
+                    return true
                 }
             } catch where Task.isShuttingDownGracefully {
                 started = false  // stopped while starting
@@ -125,6 +112,42 @@ struct DaemonMode {
             }
             await store.closeInsertLanes()
             await connection.close()
+        }
+
+        /// Migrates or checks the schema, then syncs the sources. A transient failure (a statement
+        /// or lock timeout on a busy database, a read-only or lost session, too many connections)
+        /// is waited out with the daemon's backoff, not ready meanwhile: exiting only had systemd
+        /// start us again into the same database. Anything else (a schema behind this binary, a
+        /// permission missing) ends the start with its message.
+        private func prepareDatabase() async throws {
+            let context = mode.context
+            var failures = 0
+            while true {
+                do {
+                    if context.environment.autoMigrate {
+                        try await mode.migrate(conninfo: conninfo)
+                    } else {
+                        let pending = try await Migrator(logger: context.logger).pending(on: store.connection)
+                        if !pending.isEmpty {
+                            throw StartupFailure(status: ExitStatus.unavailable, message:
+                                "the database schema is behind this binary (pending migrations "
+                                + pending.map { String($0.version) }.joined(separator: ", ")
+                                + "): run `pulse-ingest --migrate` or set PULSE_AUTO_MIGRATE=1")
+                        }
+                    }
+                    _ = try await store.synchronize(categories: context.configuration.categoryDefinitions,
+                                                    sources: context.configuration.sourceDefinitions,
+                                                    deactivateUnlisted: context.configuration.pruneUnlisted)
+                    return
+                } catch let error as PostgresError where error.isTransient {
+                    failures += 1
+                    let wait = min(30, 1 << min(failures, 5))
+                    context.logger.warning("database not ready for start-up; retrying", metadata: [
+                        "error": "\(error)", "attempt": "\(failures)", "retry_in_s": "\(wait)",
+                    ])
+                    try await Task.sleep(for: .seconds(wait))
+                }
+            }
         }
     }
 
