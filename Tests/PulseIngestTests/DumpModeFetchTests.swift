@@ -9,8 +9,8 @@ import TestSupport
 import Testing
 
 /// The dump modes fetch with the service's settings from the environment (PULSE_RESOLVE,
-/// PULSE_USER_AGENT, PULSE_CA_FILE, PULSE_CA_PATH, --allow-networks), through the built binary, in
-/// a folder with no feeds.yaml and with no database.
+/// PULSE_USER_AGENT, PULSE_CA_FILE, PULSE_CA_PATH, --allow-networks) and an explicit `--config`,
+/// through the built binary, in a folder with no feeds.yaml and with no database.
 @Suite struct DumpModeFetchTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
@@ -19,29 +19,47 @@ import Testing
     static let cleared = ["DATABASE_URL", "PULSE_USER_AGENT", "PULSE_RESOLVE", "PULSE_CA_FILE", "PULSE_CA_PATH",
                           "PULSE_ALLOW_NETWORKS", "SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_CA_BUNDLE"]
 
-    /// Runs the binary in a fresh empty folder (so no ./feeds.yaml), on a thread of its own so a
-    /// waiting test holds no thread of the concurrency pool. `systemCAs` runs it in a private
-    /// mount namespace with that folder mounted over /etc/ssl/certs.
+    /// Runs the binary in a fresh folder with no ./feeds.yaml, on a thread of its own so a waiting
+    /// test holds no thread of the concurrency pool. `systemCAs` runs it in a private mount
+    /// namespace with that folder mounted over /etc/ssl/certs. A dump mode without a `--config` is
+    /// given `patient.yaml`, whose only change is long fetch timeouts: bounds, not measures (the
+    /// built-in 10 s for connect and handshake was passed once by a TLS fixture on a loaded
+    /// two-core machine).
     static func run(_ arguments: [String], environment extra: [String: String] = [:],
                     systemCAs: String? = nil) async throws -> ProcessRun {
         var environment = ProcessInfo.processInfo.environment
         for name in cleared { environment.removeValue(forKey: name) }
         environment.merge(extra) { $1 }
-        let (executable, all) = systemCAs.map {
-            ("/usr/bin/unshare", ["--mount", "--", "/bin/sh", "-c", #"mount --bind "$0" /etc/ssl/certs && exec "$@""#,
-                                  $0, binary] + arguments)
-        } ?? (binary, arguments)
         return try await withCheckedThrowingContinuation { [environment] continuation in
             Thread {
                 continuation.resume(with: Result {
                     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dump-fetch-\(UUID().uuidString.prefix(8))")
                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                     defer { try? FileManager.default.removeItem(at: folder) }
+                    var arguments = arguments
+                    if arguments.first?.hasPrefix("--dump-") == true && !arguments.contains("--config") {
+                        let config = folder.appendingPathComponent("patient.yaml")
+                        try Self.patientConfig.write(to: config, atomically: true, encoding: .utf8)
+                        arguments += ["--config", config.path]
+                    }
+                    let (executable, all) = systemCAs.map {
+                        ("/usr/bin/unshare", ["--mount", "--", "/bin/sh", "-c", #"mount --bind "$0" /etc/ssl/certs && exec "$@""#,
+                                              $0, binary] + arguments)
+                    } ?? (binary, arguments)
                     return try ProcessRun(executable, all, environment: environment, in: folder)
                 })
             }.start()
         }
     }
+
+    static let patientConfig = """
+        version: 1
+        fetch:
+          connect_timeout_seconds: 120
+          total_timeout_seconds: 300
+        sources: []
+
+        """
 
     static let feed = """
         <?xml version="1.0"?><rss version="2.0"><channel><title>Field feed</title><link>https://field.example/</link>
@@ -96,6 +114,38 @@ import Testing
                                         environment: ["PULSE_RESOLVE": "feeds.intranet.example"])
         #expect(badPin.status == 64)
         #expect(badPin.stderr.contains("PULSE_RESOLVE 'feeds.intranet.example' is not host:port:address"), "\(badPin.stderr)")
+        #expect(server.hits("/feed.xml") == 1)
+    }
+
+    /// A `--config` given explicitly lends the dump modes its `fetch:` settings (here the user agent);
+    /// a broken one stops the start with 64, naming the file.
+    @Test func dumpModesFetchWithAnExplicitConfigsSettings() async throws {
+        let seen = HostsAndAgents()
+        let server = try LoopbackHTTPServer(routes: [
+            "/feed.xml": { request, connection, _ in
+                seen.record(request)
+                connection.respond(200, headers: [("Content-Type", "application/rss+xml")], body: Array(Self.feed.utf8))
+            },
+        ])
+        defer { server.stop() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dump-config-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("feeds.yaml")
+        try Self.patientConfig.replacingOccurrences(of: "fetch:\n", with: "fetch:\n  user_agent: from-the-config/1.0\n")
+            .write(to: config, atomically: true, encoding: .utf8)
+        let networks = ["--allow-networks", "127.0.0.0/8"]
+
+        let feed = try await Self.run(["--dump-feed", "\(server.base)/feed.xml", "--config", config.path] + networks)
+        #expect(feed.status == 0, "\(feed.stderr)")
+        #expect(feed.stdout.contains("Pinned and named"))
+        #expect(seen.lines.map { $0.split(separator: " ").last ?? "" } == ["from-the-config/1.0"], "\(seen.lines)")
+
+        let broken = folder.appendingPathComponent("broken.yaml")
+        try "version: 1\nfetch:\n  connect_timeout_seconds: 0\nsources: []\n".write(to: broken, atomically: true, encoding: .utf8)
+        let refused = try await Self.run(["--dump-feed", "\(server.base)/feed.xml", "--config", broken.path] + networks)
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains(broken.path) && refused.stderr.contains("connect_timeout_seconds"), "\(refused.stderr)")
         #expect(server.hits("/feed.xml") == 1)
     }
 

@@ -121,13 +121,17 @@ extension PulseIngest {
     }
 
     /// The dump modes fetch as `--once` does (`PULSE_USER_AGENT`, `PULSE_RESOLVE`, `PULSE_CA_FILE`,
-    /// `PULSE_CA_PATH`, `--allow-networks`), on the built-in `fetch:` settings: they read no
-    /// feeds.yaml and need no database. Files alone fetch nothing, so then nothing more is read.
+    /// `PULSE_CA_PATH`, `--allow-networks`), on the built-in `fetch:` settings, or on the `fetch:`
+    /// section of a `--config` given explicitly (timeouts, caps, user agent: to see a feed as the
+    /// service fetches it). They need no database and look for no feeds.yaml of their own accord.
+    /// Files alone fetch nothing, so then nothing more is read.
     private func dumpFetcherConfiguration(_ inputs: [String], networks: [CIDR]) throws -> FetcherConfiguration {
         guard inputs.contains(where: DumpFeedMode.isURL) else { return FetcherConfiguration() }
         do {
             let environment = try FetchEnvironment(lookup: Self.environmentValue)
-            return PulseConfiguration().fetcherConfiguration(environment: environment, allowedNetworks: networks)
+            let configuration = try configPath.map { try ConfigLoader.load(path: $0, allowedNetworks: networks) }
+                ?? PulseConfiguration()
+            return configuration.fetcherConfiguration(environment: environment, allowedNetworks: networks)
         } catch {
             RunContext.printError("\(error)")
             throw ExitCode(ExitStatus.usage)
