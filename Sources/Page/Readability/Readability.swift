@@ -137,6 +137,7 @@ final class Extractor {
         metadata = OpenGraph.metadata(in: document, pageURL: url, htmlTitle: cleanedTitle, includeImage: true)
         if metadata.title == nil || metadata.title?.isEmpty == true { metadata.title = cleanedTitle }
         articleTitle = metadata.title ?? ""
+        let marked = options.enhancedCleaning ? findMarkedBody() : nil
         if options.enhancedCleaning, let body { removeBoilerplateBeforeGrab(body) }
         let grabbed = grabArticle()
         guard !arena.meter.exhausted else { return nil }
@@ -164,6 +165,11 @@ final class Extractor {
             content = again
             output = serializer.serialize(again)
             guard !output.text.isEmpty else { return nil }
+        }
+        // The winner is another block than the one the publisher marked, and much shorter.
+        if let marked, content === grabbed, let again = secondOpinion(over: output.text, marked: marked) {
+            content = again
+            output = serializer.serialize(again)
         }
         var excerpt = metadata.excerpt
         if excerpt == nil || excerpt?.isEmpty == true {
