@@ -1,0 +1,49 @@
+import Testing
+@testable import Readability
+
+/// A label left at the end of the text ("Kontakt:", "Related posts:") goes with the short lines
+/// after it when none of them reads as text; an ending that does (a sentence, "key: value" data)
+/// stays, and so does a label inside the text.
+struct TrailingLabelTests {
+    static func text(_ tail: [String]) throws -> String {
+        try #require(try extract(page(body: "<article>\(fillerParagraphs(4))\(paragraphs(tail))</article>"))).text
+    }
+
+    @Test(arguments: [
+        ["Kontakt:"],
+        ["Related posts:"],
+        ["Von:", "Jana Beispiel"],
+        ["Kontakt:", "Ansprechpartnerin zum Thema:", "Jana Beispiel", "KLIMANEUTRALITÄT VON UNTERNEHMEN"],
+    ])
+    func aTrailingLabelGoes(_ tail: [String]) throws {
+        let text = try Self.text(tail)
+        #expect(text.hasSuffix(filler[3]), "the article ends on its last paragraph")
+        for line in tail { #expect(!text.contains(line), "\(line)") }
+    }
+
+    @Test(arguments: [
+        ["Anfahrt:", "Am See 12, 41542 Dormagen", "Be there or be square!"],
+        ["Details:", "Brennweite in mm: 180", "ISO: 640"],
+        ["Read the full report here.", "The council meets again in March"],
+    ])
+    func anEndingThatReadsAsTextStays(_ tail: [String]) throws {
+        let text = try Self.text(tail)
+        for line in tail { #expect(text.contains(line), "\(line)") }
+    }
+
+    /// A label before the article's last paragraph introduces it.
+    @Test func aLabelBeforeAParagraphStays() throws {
+        let text = try Self.text(["Background:", filler[0]])
+        #expect(text.contains("Background:"))
+    }
+
+    @Test func labelLines() {
+        #expect(Extractor.isLabelLine("Mehr Themen:"))
+        #expect(Extractor.isLabelLine("For more information:"))
+        #expect(!Extractor.isLabelLine("These are the four things to know:"))
+        #expect(!Extractor.isLabelLine("Kontakt"))
+        #expect(Extractor.readsAsText("ISO-Zahl: 640"))
+        #expect(Extractor.readsAsText("Thanks!"))
+        #expect(!Extractor.readsAsText("Jana Beispiel"))
+    }
+}
