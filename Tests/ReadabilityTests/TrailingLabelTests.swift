@@ -37,6 +37,26 @@ struct TrailingLabelTests {
         #expect(text.contains("Background:"))
     }
 
+    /// A heading as the last line titles a rail whose teasers went; a lone script link ("zurück"
+    /// to history.back()) is a control.
+    @Test(arguments: [
+        "<h4>DEN RICHTIGEN FINDEN</h4>",
+        "<h3>More from the region</h3>",
+        #"<p><a href="javascript:history.back()">zurück</a></p>"#,
+    ])
+    func aHeadingOrAControlEndingTheTextGoes(_ tail: String) throws {
+        let text = try #require(try extract(page(body: "<article>\(fillerParagraphs(4))\(tail)</article>"))).text
+        #expect(text.hasSuffix(filler[3]), "the article ends on its last paragraph")
+    }
+
+    /// A heading with its paragraph after it, and a link to a page, are the article's.
+    @Test func aHeadingWithItsParagraphAndAPlainLinkStay() throws {
+        let tail = #"<h3>What comes next</h3><p>The council votes in March.</p><p><a href="https://example.org/report.pdf">The full report</a></p>"#
+        let text = try #require(try extract(page(body: "<article>\(fillerParagraphs(4))\(tail)</article>"))).text
+        #expect(text.contains("What comes next"))
+        #expect(text.hasSuffix("The full report"))
+    }
+
     @Test func labelLines() {
         #expect(Extractor.isLabelLine("Mehr Themen:"))
         #expect(Extractor.isLabelLine("For more information:"))

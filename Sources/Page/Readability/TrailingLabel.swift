@@ -18,8 +18,10 @@ extension Extractor {
 
     func removeTrailingLabel(_ content: DNode) {
         let run = trailingShortLines(content, lineLimit: Self.trailingLabelLineLimit, maximumWords: Self.trailingLabelRunWords)
+        // A heading or a script control as the last line titles or does nothing of the text's:
+        // a rail's title whose teasers went ("Mehr zum Thema"), a "Back" link to history.back().
+        var cut: Int? = run.first.flatMap { isEndingControl($0.block) ? 0 : nil }
         // The topmost label with nothing that reads as text after it.
-        var cut: Int?
         for index in run.indices {
             let text = run[index].text
             if Self.isLabelLine(text) { cut = index }
@@ -30,6 +32,15 @@ extension Extractor {
         // Never most of the text: a page of one label and a name has nothing else to keep.
         guard removed * 3 < content.innerTextLength else { return }
         for line in run[...cut] { line.block.remove() }
+    }
+
+    /// A heading, or a line that is one link going to `javascript:` (the browser's back button,
+    /// print).
+    func isEndingControl(_ line: DNode) -> Bool {
+        if Self.headingTags.contains(line) { return true }
+        let links = line.elements("a")
+        guard links.count == 1, let href = links[0].attribute("href"), Self.startsWithJavaScriptScheme(href) else { return false }
+        return links[0].innerTextLength == line.innerTextLength
     }
 
     /// "Kontakt:", "Mehr Themen:", "For more information:".
