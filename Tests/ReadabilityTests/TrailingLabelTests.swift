@@ -49,6 +49,14 @@ struct TrailingLabelTests {
         #expect(text.hasSuffix(filler[3]), "the article ends on its last paragraph")
     }
 
+    /// A heading with its paragraph after it, and a link to a page, are the article's; so is a
+    /// last paragraph set as a script link.
+    @Test func aParagraphAsAScriptLinkStays() throws {
+        let text = try Self.text([])
+        let linked = try #require(try extract(page(body: "<article>\(fillerParagraphs(3))<p><a href=\"javascript:void(0)\">\(filler[3])</a></p></article>"))).text
+        #expect(text.hasSuffix(filler[3]) && linked.hasSuffix(filler[3]))
+    }
+
     /// A heading with its paragraph after it, and a link to a page, are the article's.
     @Test func aHeadingWithItsParagraphAndAPlainLinkStay() throws {
         let tail = #"<h3>What comes next</h3><p>The council votes in March.</p><p><a href="https://example.org/report.pdf">The full report</a></p>"#

@@ -15,6 +15,8 @@ extension Extractor {
     static let trailingLabelLineLimit = 150
     /// The short lines at the end are read up to this many words.
     static let trailingLabelRunWords = 40
+    /// A control's text: "zurück", "Seite drucken", "Back to top".
+    static let endingControlMaximumLength = 30
 
     func removeTrailingLabel(_ content: DNode) {
         let run = trailingShortLines(content, lineLimit: Self.trailingLabelLineLimit, maximumWords: Self.trailingLabelRunWords)
@@ -34,10 +36,11 @@ extension Extractor {
         for line in run[...cut] { line.block.remove() }
     }
 
-    /// A heading, or a line that is one link going to `javascript:` (the browser's back button,
-    /// print).
+    /// A short heading (a rail's title), or a short line that is one link going to `javascript:`
+    /// (the browser's back button, print); a paragraph set as such a link is text.
     func isEndingControl(_ line: DNode) -> Bool {
-        if Self.headingTags.contains(line) { return true }
+        if Self.headingTags.contains(line) { return line.innerTextLength < Self.railTitleMaximumLength }
+        guard line.innerTextLength <= Self.endingControlMaximumLength else { return false }
         let links = line.elements("a")
         guard links.count == 1, let href = links[0].attribute("href"), Self.startsWithJavaScriptScheme(href) else { return false }
         return links[0].innerTextLength == line.innerTextLength
