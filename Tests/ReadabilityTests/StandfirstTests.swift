@@ -47,6 +47,16 @@ struct StandfirstTests {
         #expect(!text.contains(tagline))
     }
 
+    /// A page written decomposed: the body is stored composed, and the lead it holds is not
+    /// taken for a missing one.
+    @Test func aDecomposedLeadTheBodyHoldsIsNotRepeated() throws {
+        let lead = "Cafe\u{301}s along the quay reopened on Monday after the water went down, and the owners counted the cost."
+        let html = page(title: "Cafés reopen", head: #"<meta name="description" content="\#(lead)">"#,
+                        body: "<article><p>\(lead)</p>\(fillerParagraphs(4))</article>")
+        let text = try #require(try extract(html)).text
+        #expect(text.ranges(of: "reopened on Monday").count == 1, "the lead once")
+    }
+
     @Test func whitespaceIsCollapsed() {
         #expect(Extractor.collapsingWhitespace("  a \n\t b\u{A0}c  ") == "a b c")
         #expect(Extractor.standfirstKey("short") == nil)

@@ -68,7 +68,7 @@ extension Extractor {
     static func standfirstKey(_ description: String) -> String? {
         let collapsed = collapsingWhitespace(description)
         guard collapsed.unicodeScalars.count >= standfirstKeyLength else { return nil }
-        return String(String.UnicodeScalarView(collapsed.unicodeScalars.prefix(standfirstKeyLength)))
+        return Composition.composed(String(String.UnicodeScalarView(collapsed.unicodeScalars.prefix(standfirstKeyLength))))
     }
 
     /// The text of `block`'s subtree, whitespace collapsed; nil when over `limit` UTF-8 bytes or
@@ -87,7 +87,8 @@ extension Extractor {
             }
             index += 1
         }
-        let text = collapsingWhitespace(raw)
+        // Composed as the body's text is (`Composition`), so a decomposed page compares alike.
+        let text = Composition.composed(collapsingWhitespace(raw))
         return text.isEmpty ? nil : text
     }
 
