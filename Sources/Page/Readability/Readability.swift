@@ -171,7 +171,7 @@ final class Extractor {
             guard !output.text.isEmpty else { return nil }
         }
         // The winner is another block than the one the publisher marked, and much shorter.
-        if let marked, content === grabbed, let again = secondOpinion(over: output.text, marked: marked) {
+        if let marked, content === grabbed, let again = secondOpinion(over: output.text, content: content, marked: marked) {
             content = again
             output = serializer.serialize(again)
         }

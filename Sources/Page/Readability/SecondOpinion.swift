@@ -43,7 +43,23 @@ extension Extractor {
     /// is another, much shorter block; nil when it is not, or when the page marks none. `marked`
     /// is the node `findMarkedBody` found; the grab may have changed it since, and what is left of
     /// it is what is compared (a winner that took it in holds its words).
-    func secondOpinion(over text: String, marked: DNode) -> DNode? {
+    func secondOpinion(over text: String, content: DNode, marked: DNode) -> DNode? {
+        // Most winners sit in the marked block, or hold it: told by where their text comes from
+        // in the document (each block's subtree is a range of its nodes), before any word is
+        // counted (counting both texts was most of this rule's cost).
+        let nodes = document.nodes
+        let start = Int(marked.sourceIndex)
+        guard start > 0, start < nodes.count else { return nil }
+        let markedRange = start..<nodes[start].subtreeEnd
+        var first = Int.max, last = -1
+        content.forEachDescendant { node in
+            if node.kind == .text, !node.hasNoText, let index = node.parent.map({ Int($0.sourceIndex) }), index >= 0 {
+                first = min(first, index)
+                last = max(last, index)
+            }
+            return true
+        }
+        guard last >= 0, !markedRange.contains(first), !(first...last).contains(start) else { return nil }
         let markedWords = Self.wordCounts(marked.innerText)
         let markedTotal = markedWords.values.reduce(0, +)
         guard markedTotal >= Self.structuredBodyMinimumWords else { return nil }

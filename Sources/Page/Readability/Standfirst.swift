@@ -31,7 +31,10 @@ extension Extractor {
     /// a block of the page before the end of `content`'s text holds it.
     func standfirst(missingFrom text: String, before content: DNode) -> String? {
         guard let description = metadata.excerpt, let key = Self.standfirstKey(description),
-              !Self.collapsingWhitespace(text).contains(key) else { return nil }
+              let firstWord = key.split(separator: " ").first else { return nil }
+        // Its first four scalars: a CJK lead has no spaces, and its first "word" (the whole key)
+        // may run across a link in the lead.
+        let opening = String(String.UnicodeScalarView(firstWord.unicodeScalars.prefix(4)))
         // Where the body's text ends: its last text's element. A lead the cleaning removed from
         // the top of the body (with the header's date line kept) stands before it too.
         var lastContent: Int32 = -1
@@ -44,9 +47,11 @@ extension Extractor {
         let limit = description.utf8.count * Self.standfirstBlockShare + 200
         var index = 1
         while index < min(Int(lastContent), nodes.count) {
-            guard nodes[index].kind == .text, let parent = nodes[index].parent?.index,
-                  !Self.standfirstSkippedTags.contains(nodes[parent].tag),
-                  nodes[index].text.unicodeScalars.contains(where: { !TextScan.isWhitespace($0) }) else { index += 1; continue }
+            // A lead's first text opens as the description does: the only text nodes whose
+            // block is read (most pages have hundreds of text nodes and one lead).
+            guard nodes[index].kind == .text, TextScan.contains(nodes[index].text, opening),
+                  let parent = nodes[index].parent?.index,
+                  !Self.standfirstSkippedTags.contains(nodes[parent].tag) else { index += 1; continue }
             var block = parent
             while Self.standfirstInlineTags.contains(nodes[block].tag), let up = nodes[block].parent?.index, up > 0 { block = up }
             // A link's text (a teaser's headline and summary) is not the lead.
@@ -56,7 +61,10 @@ extension Extractor {
                 index += 1
                 continue
             }
-            if blockText.contains(key) { return blockText }
+            if blockText.contains(key) {
+                // Asked last: most pages show no lead, and the body's text is the longest read.
+                return Self.collapsingWhitespace(text).contains(key) ? nil : blockText
+            }
             // Every text node in this block was just read with it.
             index = max(index + 1, nodes[block].subtreeEnd)
         }
@@ -92,19 +100,20 @@ extension Extractor {
         return text.isEmpty ? nil : text
     }
 
-    /// Runs of whitespace (`TextScan.isWhitespace`) as one space, trimmed.
+    /// Runs of whitespace (`TextScan.isWhitespace`) as one space, trimmed. On the bytes: appending
+    /// scalar by scalar to a String's scalar view cost as much as the rest of the rule.
     static func collapsingWhitespace(_ text: String) -> String {
-        var scalars = String.UnicodeScalarView()
-        var pendingSpace = false
-        for scalar in text.unicodeScalars {
-            if TextScan.isWhitespace(scalar) {
-                pendingSpace = !scalars.isEmpty
-            } else {
-                if pendingSpace { scalars.append(" ") }
+        TextScan.transform(text) { bytes, out in
+            var pendingSpace = false
+            TextScan.forEachScalar(bytes) { value, range in
+                if let scalar = Unicode.Scalar(value), TextScan.isWhitespace(scalar) {
+                    pendingSpace = !out.isEmpty
+                    return
+                }
+                if pendingSpace { out.append(0x20) }
                 pendingSpace = false
-                scalars.append(scalar)
+                TextScan.appendScalar(bytes, range, to: &out)
             }
         }
-        return String(scalars)
     }
 }
