@@ -157,7 +157,7 @@ struct ArticleSerializer {
         }
         flush()
         closeImplicit()
-        var text = blocks.joined(separator: "\n\n")
+        var text = Composition.composed(blocks.joined(separator: "\n\n"))
         if text.utf8.count > options.maxTextLength, text.count > options.maxTextLength {
             text = String(text.prefix(options.maxTextLength))
         }

@@ -305,6 +305,7 @@ extension Extractor {
         }
         removePageFurniture(content)
         removeTrailingNotice(content)
+        removeTrailingLabel(content)
         removeTitleRepeat(content)
     }
 

@@ -137,6 +137,7 @@ final class Extractor {
         metadata = OpenGraph.metadata(in: document, pageURL: url, htmlTitle: cleanedTitle, includeImage: true)
         if metadata.title == nil || metadata.title?.isEmpty == true { metadata.title = cleanedTitle }
         articleTitle = metadata.title ?? ""
+        let marked = options.enhancedCleaning ? findMarkedBody() : nil
         if options.enhancedCleaning, let body { removeBoilerplateBeforeGrab(body) }
         let grabbed = grabArticle()
         guard !arena.meter.exhausted else { return nil }
@@ -148,8 +149,11 @@ final class Extractor {
         let serializer = ArticleSerializer(base: OpenGraph.baseURL(of: document, pageURL: url), options: options)
         var content = grabbed
         var output = grabbed.map(serializer.serialize)
+        // Whether `content` is from the page's own tree (not JSON-LD's `articleBody`).
+        var fromPage = true
         if options.enhancedCleaning, let structured = structuredBody(insteadOf: output?.text) {
             content = structured
+            fromPage = false
             output = serializer.serialize(structured)
         }
         guard var content, var output, !output.text.isEmpty else { return nil }
@@ -159,11 +163,25 @@ final class Extractor {
         }
         // A site notice chosen as the body: chosen again without it, or no body at all.
         if options.enhancedCleaning, Self.isSiteNotice(output.text) {
-            guard let again = (content === grabbed ? regrabWithoutNotice(content) : nil) ?? structuredBody(insteadOf: nil)
-            else { return nil }
+            let regrabbed = content === grabbed ? regrabWithoutNotice(content) : nil
+            guard let again = regrabbed ?? structuredBody(insteadOf: nil) else { return nil }
+            fromPage = regrabbed != nil
             content = again
             output = serializer.serialize(again)
             guard !output.text.isEmpty else { return nil }
+        }
+        // The winner is another block than the one the publisher marked, and much shorter.
+        if let marked, content === grabbed, let again = secondOpinion(over: output.text, content: content, marked: marked) {
+            content = again
+            output = serializer.serialize(again)
+        }
+        // The lead set above the body, when the body does not hold it (not for a JSON-LD body:
+        // its nodes are not the page's).
+        if options.enhancedCleaning, fromPage, let lead = standfirst(missingFrom: output.text, before: content) {
+            let paragraph = arena.element("p")
+            paragraph.appendChild(arena.make(.text, text: lead))
+            content.insertBefore(paragraph, content.firstChild)
+            output = serializer.serialize(content)
         }
         var excerpt = metadata.excerpt
         if excerpt == nil || excerpt?.isEmpty == true {

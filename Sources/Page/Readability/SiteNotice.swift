@@ -115,7 +115,8 @@ extension Extractor {
     /// when the page marks none. Readability's scores can miss it (its class reads as unlikely:
     /// "commentary" holds "comment"), while the markup says plainly where the text is. Looked for
     /// before the boilerplate steps, which judge blocks by class name and share of the page too.
-    func markedArticleBody() -> DNode? {
+    /// `element`: the `sourceIndex` of the block to take (`secondOpinion`'s), instead.
+    func markedArticleBody(element: Int32? = nil) -> DNode? {
         root = arena.build(from: document)
         unwrapNoscriptImages()
         removeScripts()
@@ -125,7 +126,9 @@ extension Extractor {
         var articles: [DNode] = []
         var node = body.firstElementChild
         while let current = node, marked == nil {
-            if let itemprop = current.attribute("itemprop"), TextScan.contains(itemprop.lowercased(), "articlebody") {
+            if let element {
+                if current.sourceIndex == element { marked = current }
+            } else if let itemprop = current.attribute("itemprop"), TextScan.contains(itemprop.lowercased(), "articlebody") {
                 marked = current
             } else if current.tag == "article" {
                 articles.append(current)

@@ -28,7 +28,7 @@ extension Extractor {
 
     /// A block of one line's text: a paragraph, or a block with no block inside, that is not
     /// itself inside such a line (`<p><span>...</span></p>` is one line).
-    private func isLine(_ block: DNode, in content: DNode) -> Bool {
+    func isLine(_ block: DNode, in content: DNode) -> Bool {
         guard block.parent != nil, block.tag == "p" || !hasChildBlockElement(block) else { return false }
         var ancestor = block.parent
         while let current = ancestor, current !== content {
@@ -38,26 +38,35 @@ extension Extractor {
         return true
     }
 
-    func removeTrailingNotice(_ content: DNode) {
-        var run: [DNode] = []
-        var texts: [String] = []
+    /// The short lines at the end of `content`, last first: each under `lineLimit` UTF-8 bytes,
+    /// together at most `maximumWords` words; the run stops at the first line that is not.
+    func trailingShortLines(_ content: DNode, lineLimit: Int, maximumWords: Int) -> [(block: DNode, text: String)] {
+        var run: [(block: DNode, text: String)] = []
         var words = 0
-        var noticeLength = 0
         for block in content.elements(Self.furnitureBlockTags).reversed() where isLine(block, in: content) {
             let text = block.innerText.trimmingASCIIWhitespace()
             guard !text.isEmpty else { continue }
-            guard text.utf8.count < Self.trailingNoticeLineLimit else { break }
+            guard text.utf8.count < lineLimit else { break }
             words += text.utf8.split(separator: 0x20).count
-            guard words <= Self.noticeMaximumWords else { break }
-            run.append(block)
-            texts.append(text)
+            guard words <= maximumWords else { break }
+            run.append((block, text))
+        }
+        return run
+    }
+
+    func removeTrailingNotice(_ content: DNode) {
+        let run = trailingShortLines(content, lineLimit: Self.trailingNoticeLineLimit, maximumWords: Self.noticeMaximumWords)
+        var texts: [String] = []
+        var noticeLength = 0
+        for line in run {
+            texts.append(line.text)
             let joined = texts.reversed().joined(separator: " ")
-            if Self.isSiteNotice(joined), Self.namesAWall(joined) { noticeLength = run.count }
+            if Self.isSiteNotice(joined), Self.namesAWall(joined) { noticeLength = texts.count }
         }
         guard noticeLength > 0 else { return }
         let removed = texts[..<noticeLength].reduce(0) { $0 + $1.utf8.count }
         // Never most of the text: a short page that is all notice is `isSiteNotice`'s to judge.
         guard removed * 3 < content.innerTextLength else { return }
-        for block in run[..<noticeLength] { block.remove() }
+        for line in run[..<noticeLength] { line.block.remove() }
     }
 }
