@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Byte-level clean-up of text bound for the database: removes C0/C1 controls (except newline and
 /// tab, which become whitespace), bidi embeddings/overrides/isolates (the LRM, RLM and ALM marks

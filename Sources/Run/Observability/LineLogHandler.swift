@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FoundationEssentials
 import Logging
 import Synchronization
@@ -30,11 +26,7 @@ enum StandardErrorWriter {
             var offset = 0
             while offset < bytes.count {
                 let written = bytes.withUnsafeBytes { raw in
-                    #if canImport(Glibc)
                     Glibc.write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
-                    #else
-                    Darwin.write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
-                    #endif
                 }
                 if written < 0 && errno == EINTR { continue }
                 if written <= 0 { return }  // stderr gone: drop the line rather than spin.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Byte-level passes over valid UTF-8 (every Swift String is): the text rules that run on every
 /// stored article (StoredText, TextKey) decode scalars straight from the bytes and write bytes,
