@@ -14,6 +14,7 @@ struct DumpFeedMode {
     let options: FeedParserOptions
     let fetcherConfiguration: FetcherConfiguration
 
+    /// An input of either dump mode that is fetched rather than read from a file.
     static func isURL(_ input: String) -> Bool { input.hasPrefix("http://") || input.hasPrefix("https://") }
 
     func run() async -> Int32 {
