@@ -169,10 +169,4 @@ public struct SourceConfig: Sendable, Equatable {
                          language: language, fetchIntervalHours: fetchIntervalHours, maxContentLength: maxContentLength,
                          isActive: active, languageDetection: languageDetection)
     }
-
-    /// The content cap that applies to this source: its override, else the default. Both are
-    /// validated to lie in 1...200000, the contract's absolute cap.
-    public func effectiveMaxContentLength(defaults: SourceDefaults) -> Int {
-        maxContentLength ?? defaults.maxContentLength
-    }
 }

@@ -202,9 +202,6 @@ public enum TextSanitizer {
         return spaces & (spaces >> 8) == 0 && spaces & (0x80 << 56) == 0
     }
 
-    /// Number of Unicode scalars (what PostgreSQL counts as characters).
-    static func scalarCount(_ s: String) -> Int { s.unicodeScalars.count }
-
     /// Cuts `text` to at most `cap` scalars. With `boundaries`, prefers (in order) the last
     /// paragraph break, sentence end, or space that keeps at least half the cap; a cut inside a
     /// sentence is marked with an ellipsis (counted in the cap).
