@@ -113,21 +113,21 @@ struct ConfigParser {
         let base = FetchSettings()
         guard let map = MappingView(node, section: "fetch", allowedKeys: keys, diag) else { return base }
         let oneGiB = 1 << 30
-        var fetch = FetchSettings(
-            connectTimeoutSeconds: map.int("connect_timeout_seconds", default: base.connectTimeoutSeconds, range: 1...300),
-            totalTimeoutSeconds: map.int("total_timeout_seconds", default: base.totalTimeoutSeconds, range: 1...3600),
-            lowSpeedBytesPerSecond: map.int("low_speed_bytes_per_second", default: base.lowSpeedBytesPerSecond,
-                                            range: 1...oneGiB),
-            lowSpeedSeconds: map.int("low_speed_seconds", default: base.lowSpeedSeconds, range: 1...3600),
-            maxConcurrentFetches: map.int("max_concurrent_fetches", default: base.maxConcurrentFetches, range: 1...256),
-            maxPerHost: map.int("max_per_host", default: base.maxPerHost, range: 1...64),
-            perHostRequestsPerSecond: map.double("per_host_requests_per_second",
-                                                 default: base.perHostRequestsPerSecond, range: 0.001...1000),
-            feedBodyLimitBytes: map.int("feed_body_limit_bytes", default: base.feedBodyLimitBytes, range: 1...oneGiB),
-            pageBodyLimitBytes: map.int("page_body_limit_bytes", default: base.pageBodyLimitBytes, range: 1...oneGiB),
-            imageHeadLimitBytes: map.int("image_head_limit_bytes", default: base.imageHeadLimitBytes, range: 1...oneGiB),
-            maxItemsPerFeed: map.int("max_items_per_feed", default: base.maxItemsPerFeed, range: 1...100_000),
-            allowHTTPSDowngrade: map.bool("allow_https_downgrade", default: base.allowHTTPSDowngrade))
+        var fetch = base
+        fetch.connectTimeoutSeconds = map.int("connect_timeout_seconds", default: base.connectTimeoutSeconds, range: 1...300)
+        fetch.totalTimeoutSeconds = map.int("total_timeout_seconds", default: base.totalTimeoutSeconds, range: 1...3600)
+        fetch.lowSpeedBytesPerSecond = map.int("low_speed_bytes_per_second", default: base.lowSpeedBytesPerSecond,
+                                               range: 1...oneGiB)
+        fetch.lowSpeedSeconds = map.int("low_speed_seconds", default: base.lowSpeedSeconds, range: 1...3600)
+        fetch.maxConcurrentFetches = map.int("max_concurrent_fetches", default: base.maxConcurrentFetches, range: 1...256)
+        fetch.maxPerHost = map.int("max_per_host", default: base.maxPerHost, range: 1...64)
+        fetch.perHostRequestsPerSecond = map.double("per_host_requests_per_second",
+                                                    default: base.perHostRequestsPerSecond, range: 0.001...1000)
+        fetch.feedBodyLimitBytes = map.int("feed_body_limit_bytes", default: base.feedBodyLimitBytes, range: 1...oneGiB)
+        fetch.pageBodyLimitBytes = map.int("page_body_limit_bytes", default: base.pageBodyLimitBytes, range: 1...oneGiB)
+        fetch.imageHeadLimitBytes = map.int("image_head_limit_bytes", default: base.imageHeadLimitBytes, range: 1...oneGiB)
+        fetch.maxItemsPerFeed = map.int("max_items_per_feed", default: base.maxItemsPerFeed, range: 1...100_000)
+        fetch.allowHTTPSDowngrade = map.bool("allow_https_downgrade", default: base.allowHTTPSDowngrade)
         if let agent = map.string("user_agent", required: false) {
             if let problem = userAgentProblem(agent) {
                 diag.error("'user_agent' \(problem)", at: map.mark(of: "user_agent"))
