@@ -117,7 +117,7 @@ let package = Package(
         // WebSub (push): subscribe/renew/unsubscribe through the fetcher, and the callback listener
         // (Hummingbird) that verifies intent and feeds signed pushes into the ingest path.
         .target(name: "WebSub", dependencies: [
-            "ArticleStore", "Ingestion", "HTTPFetcher", "CLibCrypto", "HTTPServer", "PulseModel",
+            "ArticleStore", "Ingestion", "HTTPFetcher", "CLibCrypto", "HTTPServer", "PulseModel", "TextSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
