@@ -92,14 +92,6 @@ public enum StoredURL {
         return .success(text)
     }
 
-    /// The host of `url` when it is an IP literal, a dotted quad (`192.0.2.1`) or a bracketed
-    /// IPv6 address (`[2001:db8::1]`), for the address-range check; nil for host names,
-    /// unparsable URLs and obfuscated forms (which `validate` refuses outright).
-    public static func ipLiteralHost(of url: String) -> String? {
-        guard let parsed = try? GoURL.parse(Array(trimWhitespace(url).utf8)), !parsed.host.isEmpty else { return nil }
-        return literalHost(HostForms.split(parsed.host).name)
-    }
-
     private static func literalHost(_ name: [UInt8]) -> String? {
         if HostForms.isBracketedIPv6(name) { return String(decoding: name, as: UTF8.self).lowercased() }
         return HostForms.isDottedQuad(ascii: name) ? String(decoding: name, as: UTF8.self) : nil
