@@ -55,7 +55,7 @@ extension ArticleStore {
                     RETURNING s.*
                 )
                 SELECT \(SourceRecord.selectColumns)
-                FROM claimed s LEFT JOIN public.categories c ON c.id = s.category_id
+                FROM claimed s
                 ORDER BY s.slug
                 """, [now, limit, workerID, lease.secondsValue, filter], label: "claim sources").rows.map(SourceRecord.init(row:))
         }
