@@ -180,16 +180,4 @@ struct DumpFeedMode {
             dropped = document.dropped.map { Dropped(reason: $0.reason, title: Nullable($0.title)) }
         }
     }
-
-    /// A value written as null when absent (JSONEncoder's synthesized encoding leaves a nil out).
-    struct Nullable<Value: Encodable>: Encodable {
-        let value: Value?
-
-        init(_ value: Value?) { self.value = value }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        }
-    }
 }
