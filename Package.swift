@@ -184,7 +184,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "PulseModel", "CanonicalURL"], exclude: ["Fixtures"]),
-        .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig", "AddressPolicy", "CanonicalURL", "PulseModel", .product(name: "Yams", package: "Yams")]),
+        .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig", "AddressPolicy", "CanonicalURL", "PulseModel", "TextSupport", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
         .testTarget(name: "SourceImportTests", dependencies: [
             "SourceImport", "PulseConfig", "FeedParser", "PulseModel", "ArticleStore", "Postgres", "TestSupport", "AddressPolicy",
