@@ -53,7 +53,7 @@ extension ArticleStore {
     /// session is computing the first.
     public func fleetGauges(workerID: String, interval: Duration, at now: Date = Date()) async throws -> FleetGaugeReading? {
         // One second of slack: a daemon that reads every `interval` must find its own figures due.
-        let refreshAfter = max(0, interval.secondsValue - 1)
+        let refreshAfter = max(0, interval.seconds - 1)
         return try await connection.withReconnect(label: "fleet gauges") { db in
             try db.withTransaction(label: "fleet gauges") { db in
                 let state = try db.query("""
@@ -65,7 +65,7 @@ extension ArticleStore {
                 if state?.bool("leader") == true, age.map({ $0 >= refreshAfter }) ?? true {
                     let started = ContinuousClock.now
                     let gauges = try Self.computeFleetGauges(db, at: now)
-                    let took = (ContinuousClock.now - started).secondsValue * 1000
+                    let took = (ContinuousClock.now - started).seconds * 1000
                     try Self.store(gauges, by: workerID, milliseconds: took, db)
                     computedHere = true
                 }
