@@ -4,42 +4,23 @@ import PulseModel
 
 /// The whole validated configuration.
 public struct PulseConfiguration: Sendable, Equatable {
-    public var version: Int
-    public var defaults: SourceDefaults
-    public var fetch: FetchSettings
-    public var schedule: ScheduleSettings
-    public var enrichment: EnrichmentConfig
-    public var retention: RetentionSettings
+    public var version: Int = 1
+    public var defaults = SourceDefaults()
+    public var fetch = FetchSettings()
+    public var schedule = ScheduleSettings()
+    public var enrichment = EnrichmentConfig()
+    public var retention = RetentionSettings()
     /// The WebSub push subscriber (off by default).
-    public var websub: WebSubSettings = WebSubSettings()
+    public var websub = WebSubSettings()
     /// When true, source sync deactivates DB sources that are absent from the file.
-    public var pruneUnlisted: Bool
+    public var pruneUnlisted: Bool = false
     /// In display order (`displayOrder` == position).
-    public var categories: [CategoryConfig]
+    public var categories: [CategoryConfig] = CategoryConfig.contractCategories
     /// In file order.
-    public var sources: [SourceConfig]
+    public var sources: [SourceConfig] = []
 
-    public init(
-        version: Int = 1,
-        defaults: SourceDefaults = SourceDefaults(),
-        fetch: FetchSettings = FetchSettings(),
-        schedule: ScheduleSettings = ScheduleSettings(),
-        enrichment: EnrichmentConfig = EnrichmentConfig(),
-        retention: RetentionSettings = RetentionSettings(),
-        pruneUnlisted: Bool = false,
-        categories: [CategoryConfig] = CategoryConfig.contractCategories,
-        sources: [SourceConfig] = []
-    ) {
-        self.version = version
-        self.defaults = defaults
-        self.fetch = fetch
-        self.schedule = schedule
-        self.enrichment = enrichment
-        self.retention = retention
-        self.pruneUnlisted = pruneUnlisted
-        self.categories = categories
-        self.sources = sources
-    }
+    /// The built-in defaults (what the modes that read no feeds.yaml use); ConfigLoader sets what the file names.
+    public init() {}
 
     public func category(slug: String) -> CategoryConfig? {
         categories.first { $0.slug == slug }
