@@ -141,8 +141,9 @@ struct FileValidationTests {
         #expect(config.fetch.totalTimeoutSeconds == 60)
         #expect(config.fetch.allowHTTPSDowngrade)
         #expect(try !ConfigLoader.parse(yaml: oneSource(), file: "ok.yaml").fetch.allowHTTPSDowngrade)
-        #expect(config.schedule == ScheduleSettings(minIntervalMinutes: 30, maxIntervalHours: 12, databaseRetrySeconds: 90))
-        #expect(config.enrichment == EnrichmentConfig(enabled: false, concurrency: 8, perSourceBudgetSeconds: 30))
+        let schedule = config.schedule, enrichment = config.enrichment
+        #expect(schedule.minIntervalMinutes == 30 && schedule.maxIntervalHours == 12 && schedule.databaseRetrySeconds == 90)
+        #expect(!enrichment.enabled && enrichment.concurrency == 8 && enrichment.perSourceBudgetSeconds == 30)
         #expect(config.pruneUnlisted)
     }
 

@@ -96,13 +96,13 @@ struct ConfigParser {
     private func parseDefaults(_ node: Node) -> SourceDefaults {
         let keys = ["fetch_interval_hours", "max_content_length", "language_detection"]
         guard let map = MappingView(node, section: "defaults", allowedKeys: keys, diag) else { return SourceDefaults() }
-        let base = SourceDefaults()
-        return SourceDefaults(
-            fetchIntervalHours: map.int("fetch_interval_hours", default: base.fetchIntervalHours,
-                                        range: SourceDefaults.fetchIntervalRange),
-            maxContentLength: map.int("max_content_length", default: base.maxContentLength,
-                                      range: 1...SourceDefaults.absoluteMaxContentLength),
-            languageDetection: map.bool("language_detection", default: base.languageDetection))
+        var defaults = SourceDefaults()
+        defaults.fetchIntervalHours = map.int("fetch_interval_hours", default: defaults.fetchIntervalHours,
+                                              range: SourceDefaults.fetchIntervalRange)
+        defaults.maxContentLength = map.int("max_content_length", default: defaults.maxContentLength,
+                                            range: 1...SourceDefaults.absoluteMaxContentLength)
+        defaults.languageDetection = map.bool("language_detection", default: defaults.languageDetection)
+        return defaults
     }
 
     private func parseFetch(_ node: Node) -> FetchSettings {
@@ -147,25 +147,25 @@ struct ConfigParser {
     }
 
     private func parseEnrichment(_ node: Node) -> EnrichmentConfig {
-        let base = EnrichmentConfig()
+        var enrichment = EnrichmentConfig()
         let keys = ["enabled", "concurrency", "per_source_budget_seconds"]
-        guard let map = MappingView(node, section: "enrichment", allowedKeys: keys, diag) else { return base }
-        return EnrichmentConfig(
-            enabled: map.bool("enabled", default: base.enabled),
-            concurrency: map.int("concurrency", default: base.concurrency, range: 1...64),
-            perSourceBudgetSeconds: map.int("per_source_budget_seconds", default: base.perSourceBudgetSeconds,
-                                            range: 1...3600))
+        guard let map = MappingView(node, section: "enrichment", allowedKeys: keys, diag) else { return enrichment }
+        enrichment.enabled = map.bool("enabled", default: enrichment.enabled)
+        enrichment.concurrency = map.int("concurrency", default: enrichment.concurrency, range: 1...64)
+        enrichment.perSourceBudgetSeconds = map.int("per_source_budget_seconds", default: enrichment.perSourceBudgetSeconds,
+                                                    range: 1...3600)
+        return enrichment
     }
 
     private func parseSchedule(_ node: Node) -> ScheduleSettings {
-        let base = ScheduleSettings()
+        var schedule = ScheduleSettings()
         guard let map = MappingView(node, section: "schedule",
                                     allowedKeys: ["min_interval_minutes", "max_interval_hours", "database_retry_seconds"], diag)
-        else { return base }
-        let schedule = ScheduleSettings(
-            minIntervalMinutes: map.int("min_interval_minutes", default: base.minIntervalMinutes, range: 1...10_080),
-            maxIntervalHours: map.int("max_interval_hours", default: base.maxIntervalHours, range: 1...168),
-            databaseRetrySeconds: map.int("database_retry_seconds", default: base.databaseRetrySeconds, range: 1...600))
+        else { return schedule }
+        schedule.minIntervalMinutes = map.int("min_interval_minutes", default: schedule.minIntervalMinutes, range: 1...10_080)
+        schedule.maxIntervalHours = map.int("max_interval_hours", default: schedule.maxIntervalHours, range: 1...168)
+        schedule.databaseRetrySeconds = map.int("database_retry_seconds", default: schedule.databaseRetrySeconds,
+                                                range: 1...600)
         if schedule.minIntervalMinutes > schedule.maxIntervalHours * 60 {
             diag.error("'min_interval_minutes' (\(schedule.minIntervalMinutes)) must not exceed 'max_interval_hours' "
                        + "(\(schedule.maxIntervalHours) h)", at: map.mark(of: "min_interval_minutes"))

@@ -31,50 +31,38 @@ public struct PulseConfiguration: Sendable, Equatable {
 
 /// Values applied to every source that does not override them.
 public struct SourceDefaults: Sendable, Equatable {
-    public var fetchIntervalHours: Int
+    public var fetchIntervalHours: Int = 2
     /// The content cap (characters) for sources without their own `max_content_length`.
-    public var maxContentLength: Int
-    public var languageDetection: Bool
+    public var maxContentLength: Int = FieldLimits.content
+    public var languageDetection: Bool = true
 
     public static let absoluteMaxContentLength = FieldLimits.content
     public static let fetchIntervalRange = 1...168
 
-    public init(fetchIntervalHours: Int = 2, maxContentLength: Int = FieldLimits.content, languageDetection: Bool = true) {
-        self.fetchIntervalHours = fetchIntervalHours
-        self.maxContentLength = maxContentLength
-        self.languageDetection = languageDetection
-    }
+    public init() {}
 }
 
 /// Bounds for the per-source scheduler (backoff never goes below/above these).
 public struct ScheduleSettings: Sendable, Equatable {
-    public var minIntervalMinutes: Int
-    public var maxIntervalHours: Int
+    public var minIntervalMinutes: Int = 15
+    public var maxIntervalHours: Int = 24
     /// A source whose pass failed on the database is due again after this long (twice this from
     /// its second failure in a row), instead of when its lease expires.
-    public var databaseRetrySeconds: Int
+    public var databaseRetrySeconds: Int = 60
 
-    public init(minIntervalMinutes: Int = 15, maxIntervalHours: Int = 24, databaseRetrySeconds: Int = 60) {
-        self.minIntervalMinutes = minIntervalMinutes
-        self.maxIntervalHours = maxIntervalHours
-        self.databaseRetrySeconds = databaseRetrySeconds
-    }
+    public init() {}
 }
 
 /// Ingest-time enrichment of new rows (one page fetch each: og:image, readable body, language).
 /// `--backfill` uses the same concurrency; `enabled: false` only turns off the ingest-time step.
 public struct EnrichmentConfig: Sendable, Equatable {
-    public var enabled: Bool
+    public var enabled: Bool = true
     /// Article pages fetched at once (the fetcher's per-host politeness still applies).
-    public var concurrency: Int
+    public var concurrency: Int = 4
     /// Time one source's new rows may spend on enrichment; rows not reached are left to --backfill.
-    public var perSourceBudgetSeconds: Int
+    public var perSourceBudgetSeconds: Int = 60
 
-    public init(enabled: Bool = true, concurrency: Int = 4, perSourceBudgetSeconds: Int = 60) {
-        self.enabled = enabled
-        self.concurrency = concurrency
-        self.perSourceBudgetSeconds = perSourceBudgetSeconds
-    }
+    public init() {}
 }
 
 /// Retention windows in days, keyed on `created_at` (data contract section 5); the store applies
