@@ -175,15 +175,15 @@ struct ConfigParser {
 
     /// Prune windows must be > 0 and <= the article retention (contract section 5).
     private func parseRetention(_ node: Node) -> RetentionSettings {
-        let base = RetentionSettings()
+        var retention = RetentionSettings()
         let keys = ["articles_days", "image_days", "content_days", "fetch_logs_days"]
-        guard let map = MappingView(node, section: "retention", allowedKeys: keys, diag) else { return base }
-        let articles = map.int("articles_days", default: base.articlesDays, range: 1...3650)
-        return RetentionSettings(
-            articlesDays: articles,
-            imageDays: pruneWindow(map, "image_days", default: base.imageDays, articlesDays: articles),
-            contentDays: pruneWindow(map, "content_days", default: base.contentDays, articlesDays: articles),
-            fetchLogsDays: map.int("fetch_logs_days", default: base.fetchLogsDays, range: 1...3650))
+        guard let map = MappingView(node, section: "retention", allowedKeys: keys, diag) else { return retention }
+        let articles = map.int("articles_days", default: retention.articlesDays, range: 1...3650)
+        retention.imageDays = pruneWindow(map, "image_days", default: retention.imageDays, articlesDays: articles)
+        retention.contentDays = pruneWindow(map, "content_days", default: retention.contentDays, articlesDays: articles)
+        retention.fetchLogsDays = map.int("fetch_logs_days", default: retention.fetchLogsDays, range: 1...3650)
+        retention.articlesDays = articles
+        return retention
     }
 
     private func pruneWindow(_ map: MappingView, _ key: String, default fallback: Int, articlesDays: Int) -> Int {
