@@ -17,12 +17,6 @@ public struct LeaseHolder: Sendable, Equatable {
     public var slug: String
     public var owner: String
     public var until: Date?
-
-    public init(slug: String, owner: String, until: Date?) {
-        self.slug = slug
-        self.owner = owner
-        self.until = until
-    }
 }
 
 /// Claims and leases: PostgreSQL is the only coordinator between daemons.
