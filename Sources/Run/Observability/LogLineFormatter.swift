@@ -32,11 +32,6 @@ public struct LogLineFormatter: Sendable {
     public var format: LogFormat
     public var options: LogOptions
 
-    public init(format: LogFormat, options: LogOptions = LogOptions()) {
-        self.format = format
-        self.options = options
-    }
-
     static let reservedJSONKeys: Set<String> = ["ts", "level", "label", "msg"]
     static let maxNestingDepth = 4
 
