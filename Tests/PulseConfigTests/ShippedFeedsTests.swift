@@ -17,7 +17,7 @@ struct ShippedFeedsTests {
         #expect(config.categories == CategoryConfig.contractCategories)
         let languages = Dictionary(grouping: config.sources, by: \.language).mapValues(\.count)
         #expect(languages == ["en": 52, "pt": 43, "es": 41])
-        #expect(config.sources.allSatisfy { $0.isActive })
+        #expect(config.sources.allSatisfy { $0.impliedActive })
         #expect(Set(config.sources.map(\.slug)).count == 136)
         #expect(config.defaults.fetchIntervalHours == 2 && config.defaults.maxContentLength == 200_000)
         #expect(config.defaults.languageDetection)

@@ -16,7 +16,7 @@ struct SourceValidationTests {
                          languageDetection: true),
         ])
         // No `active:` key: the database decides (a new row starts active).
-        #expect(config.sources.first?.active == nil && config.sources.first?.isActive == true)
+        #expect(config.sources.first?.isActive == nil && config.sources.first?.impliedActive == true)
         #expect(config.fetch == FetchSettings())
         #expect(config.retention == RetentionSettings())
         #expect(config.pruneUnlisted == false)

@@ -26,7 +26,7 @@ public struct PulseConfiguration: Sendable, Equatable {
         categories.first { $0.slug == slug }
     }
 
-    public var activeSources: [SourceConfig] { sources.filter(\.isActive) }
+    public var activeSources: [SourceConfig] { sources.filter(\.impliedActive) }
 }
 
 /// Values applied to every source that does not override them.
@@ -97,45 +97,12 @@ public enum SourceKind: String, Sendable, Equatable, CaseIterable {
     }
 }
 
-public struct SourceConfig: Sendable, Equatable {
-    public var slug: String
-    public var name: String
-    public var feedURL: String
-    public var websiteURL: String?
-    public var categorySlug: String
-    public var language: String
-    public var fetchIntervalHours: Int
-    /// The per-source override written to `sources.max_content_length` (nil = global cap).
-    public var maxContentLength: Int?
-    /// The explicit `active:` of the file, nil when it has none (the database's value stands).
-    public var active: Bool?
-    /// What the file implies: explicit value, else active.
-    public var isActive: Bool { active ?? true }
-    public var languageDetection: Bool
+/// A source as `feeds.yaml` gives it: the store's definition, one type for both.
+public typealias SourceConfig = SourceDefinition
 
-    public init(
-        slug: String, name: String, feedURL: String, websiteURL: String? = nil,
-        categorySlug: String, language: String, fetchIntervalHours: Int = 2,
-        maxContentLength: Int? = nil, isActive: Bool? = nil, languageDetection: Bool = true
-    ) {
-        self.slug = slug
-        self.name = name
-        self.feedURL = feedURL
-        self.websiteURL = websiteURL
-        self.categorySlug = categorySlug
-        self.language = language
-        self.fetchIntervalHours = fetchIntervalHours
-        self.maxContentLength = maxContentLength
-        self.active = isActive
-        self.languageDetection = languageDetection
-    }
+extension SourceDefinition {
+    /// What the file implies: its explicit `active:`, else active.
+    public var impliedActive: Bool { isActive ?? true }
 
     public var kind: SourceKind { SourceKind(categorySlug: categorySlug) }
-
-    /// The source as the store synchronises it into `sources`.
-    public var definition: SourceDefinition {
-        SourceDefinition(slug: slug, name: name, feedURL: feedURL, websiteURL: websiteURL, categorySlug: categorySlug,
-                         language: language, fetchIntervalHours: fetchIntervalHours, maxContentLength: maxContentLength,
-                         isActive: active, languageDetection: languageDetection)
-    }
 }

@@ -81,7 +81,7 @@ struct ImportSourcesMode {
         let missingCategories = context.configuration.categoryDefinitions.filter { category in
             !storedCategories.contains { $0.slug == category.slug }
         }
-        let report = try await store.synchronize(categories: missingCategories, sources: sources.map(\.definition),
+        let report = try await store.synchronize(categories: missingCategories, sources: sources,
                                                  deactivateUnlisted: false, dryRun: dryRun)
         let summary = MigrateMode.describe(report, origin: .file, namesAtMost: Self.namesShown)
         print("\(file.name): \(sources.count) source\(sources.count == 1 ? "" : "s") (\(file.format.rawValue))")
