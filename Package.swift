@@ -117,7 +117,7 @@ let package = Package(
         // WebSub (push): subscribe/renew/unsubscribe through the fetcher, and the callback listener
         // (Hummingbird) that verifies intent and feeds signed pushes into the ingest path.
         .target(name: "WebSub", dependencies: [
-            "ArticleStore", "Ingestion", "HTTPFetcher", "CLibCrypto", "HTTPServer", "PulseModel",
+            "ArticleStore", "Ingestion", "HTTPFetcher", "CLibCrypto", "HTTPServer", "PulseModel", "TextSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -184,7 +184,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .testTarget(name: "FeedParserTests", dependencies: ["FeedParser", "PulseModel", "CanonicalURL"], exclude: ["Fixtures"]),
-        .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig", "AddressPolicy", "CanonicalURL", "PulseModel", .product(name: "Yams", package: "Yams")]),
+        .testTarget(name: "PulseConfigTests", dependencies: ["PulseConfig", "AddressPolicy", "CanonicalURL", "PulseModel", "TextSupport", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "CanonicalURLTests", dependencies: ["CanonicalURL"]),
         .testTarget(name: "SourceImportTests", dependencies: [
             "SourceImport", "PulseConfig", "FeedParser", "PulseModel", "ArticleStore", "Postgres", "TestSupport", "AddressPolicy",

@@ -138,22 +138,6 @@ import Testing
             == .success("http://localhost.example/"))
     }
 
-    @Test(arguments: [
-        ("http://127.0.0.1/", "127.0.0.1"),
-        ("http://10.0.0.8:8080/x", "10.0.0.8"),
-        ("http://[::1]/", "[::1]"),
-        ("http://[FE80::1]:443/", "[fe80::1]"),
-        ("  https://192.0.2.1  ", "192.0.2.1"),
-    ])
-    func ipLiteralHostFindsLiterals(_ url: String, _ host: String) {
-        #expect(StoredURL.ipLiteralHost(of: url) == host)
-    }
-
-    @Test(arguments: ["https://example.com/", "http://2130706433/", "/relative", "http://%zz/", "mailto:a@b.c"])
-    func ipLiteralHostIgnoresNamesAndGarbage(_ url: String) {
-        #expect(StoredURL.ipLiteralHost(of: url) == nil)
-    }
-
     @Test func everyRejectionHasAOneLineDescription() {
         let all: [StoredURLRejection] = [.empty, .tooLong(limit: 9), .controlOrBidiCharacters, .disallowedCharacter,
                                          .malformed, .notAbsolute, .schemeNotAllowed, .noHost, .userinfoPresent,

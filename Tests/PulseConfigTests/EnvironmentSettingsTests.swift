@@ -15,7 +15,6 @@ struct EnvironmentSettingsTests {
         #expect(settings.logLevel == .info)
         #expect(settings.userAgent == nil)
         #expect(settings.allowNetworks == nil)
-        #expect(settings.effectiveUserAgent(FetchSettings()) == FetchSettings.defaultUserAgent)
         #expect(settings.description.contains("DATABASE_URL=<unset>"))
     }
 
@@ -31,7 +30,6 @@ struct EnvironmentSettingsTests {
         ])
         #expect(settings.databaseURL == "postgresql://writer@db.internal:5432/pulse?sslmode=require")
         #expect(settings.userAgent == "custom/1.0")
-        #expect(settings.effectiveUserAgent(FetchSettings()) == "custom/1.0")
         #expect(settings.statementTimeoutMilliseconds == 15_000)
         #expect(settings.lockTimeoutMilliseconds == 2_000)
         #expect(settings.allowNetworks == "127.0.0.0/8, ::1/128")

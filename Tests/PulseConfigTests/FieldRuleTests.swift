@@ -2,6 +2,7 @@ import AddressPolicy
 import CanonicalURL
 import Foundation
 import Testing
+import TextSupport
 import Yams
 
 @testable import PulseConfig
@@ -65,11 +66,11 @@ struct FieldRuleTests {
         #expect(config.sources.first?.feedURL == "http://10.1.2.3:8080/feed")
     }
 
-    /// A blank name is one that Foundation's trimming empties: the same set, scalar by scalar.
+    /// A blank name is one that Foundation's trimming empties: TextScan.isWhitespace is the same set, scalar by scalar.
     @Test func blankNamesAreTheSameSetAsFoundations() {
         for value in 0...0x10FFFF {
             guard let scalar = Unicode.Scalar(value) else { continue }
-            #expect(FieldRules.isBlank(scalar) == CharacterSet.whitespacesAndNewlines.contains(scalar),
+            #expect(TextScan.isWhitespace(scalar) == CharacterSet.whitespacesAndNewlines.contains(scalar),
                     "U+\(String(value, radix: 16))")
         }
         #expect(FieldRules.nameProblem("\u{3000}\u{A0}\t\u{200B}", maxLength: 10) == "name must not be empty")

@@ -16,7 +16,7 @@ struct SourceValidationTests {
                          languageDetection: true),
         ])
         // No `active:` key: the database decides (a new row starts active).
-        #expect(config.sources.first?.active == nil && config.sources.first?.isActive == true)
+        #expect(config.sources.first?.isActive == nil && config.sources.first?.impliedActive == true)
         #expect(config.fetch == FetchSettings())
         #expect(config.retention == RetentionSettings())
         #expect(config.pruneUnlisted == false)
@@ -55,12 +55,11 @@ struct SourceValidationTests {
         let plain = config.sources[0], pod = config.sources[1], tube = config.sources[2]
         #expect(plain.fetchIntervalHours == 3)
         #expect(plain.maxContentLength == nil)
-        #expect(plain.effectiveMaxContentLength(defaults: config.defaults) == 100_000)
+        #expect(config.defaults.maxContentLength == 100_000)
         #expect(plain.languageDetection == false)
         #expect(plain.kind == .articles)
         #expect(pod.fetchIntervalHours == 6)
         #expect(pod.maxContentLength == 50_000)
-        #expect(pod.effectiveMaxContentLength(defaults: config.defaults) == 50_000)
         #expect(pod.isActive == false)
         #expect(pod.languageDetection == true)
         #expect(pod.websiteURL == "https://pods.example.com")

@@ -14,7 +14,6 @@ import Testing
             #expect(StoredText.clean(text) == Reference.clean(text), "clean \(text.debugDescription)")
             #expect(StoredText.clean(text, keepNewlines: true) == Reference.clean(text, keepNewlines: true),
                     "clean keeping newlines \(text.debugDescription)")
-            #expect(StoredText.foldWhitespace(text) == Reference.foldWhitespace(text), "fold \(text.debugDescription)")
             for limit in [3, 12, 1000] {
                 #expect(StoredText.singleLine(text, limit: limit) == Reference.singleLine(text, limit: limit),
                         "singleLine \(limit) \(text.debugDescription)")

@@ -21,8 +21,9 @@ struct DelimitedFileTests {
     }
 
     @Test func defaultsComeFromTheConfig() throws {
-        let read = try sources(tsv("a\tA\thttps://a.example.com/\t\tworld\ten"), as: .tsv,
-                               settings: settings(defaults: SourceDefaults(fetchIntervalHours: 6, languageDetection: false)))
+        var defaults = SourceDefaults()
+        (defaults.fetchIntervalHours, defaults.languageDetection) = (6, false)
+        let read = try sources(tsv("a\tA\thttps://a.example.com/\t\tworld\ten"), as: .tsv, settings: settings(defaults: defaults))
         #expect(read.map(\.fetchIntervalHours) == [6])
         #expect(read.map(\.languageDetection) == [false])
     }

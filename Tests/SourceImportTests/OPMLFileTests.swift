@@ -38,7 +38,7 @@ struct OPMLFileTests {
         #expect(read.map(\.categorySlug) == ["technology", "technology", "science", "world", "world"])
         #expect(read.map(\.websiteURL) == ["https://arstechnica.example", nil, nil, nil, nil])
         #expect(Set(read.map(\.language)) == ["en"])
-        #expect(read.allSatisfy { $0.active == nil && $0.fetchIntervalHours == 2 })
+        #expect(read.allSatisfy { $0.isActive == nil && $0.fetchIntervalHours == 2 })
     }
 
     @Test func withoutDefaultsEachRowSaysWhatItLacksOnItsLine() {

@@ -42,7 +42,7 @@ struct StoredSourcesTests {
             let starts = records.flatMap(\.fields).compactMap { $0.value.unicodeScalars.first }
             #expect(!starts.contains { ["=", "+", "-", "@"].contains($0) }, "\(text)")
 
-            let again = try sources(text, as: format, settings: settings(stored: stored)).map(\.definition)
+            let again = try sources(text, as: format, settings: settings(stored: stored))
             let report = try await store.synchronize(categories: [], sources: again, deactivateUnlisted: false)
             #expect(report.sourcesUnchanged == risky.count && report.sourcesUpdated.isEmpty && report.sourcesInserted.isEmpty)
         }

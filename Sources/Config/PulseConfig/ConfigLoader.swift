@@ -96,13 +96,13 @@ struct ConfigParser {
     private func parseDefaults(_ node: Node) -> SourceDefaults {
         let keys = ["fetch_interval_hours", "max_content_length", "language_detection"]
         guard let map = MappingView(node, section: "defaults", allowedKeys: keys, diag) else { return SourceDefaults() }
-        let base = SourceDefaults()
-        return SourceDefaults(
-            fetchIntervalHours: map.int("fetch_interval_hours", default: base.fetchIntervalHours,
-                                        range: SourceDefaults.fetchIntervalRange),
-            maxContentLength: map.int("max_content_length", default: base.maxContentLength,
-                                      range: 1...SourceDefaults.absoluteMaxContentLength),
-            languageDetection: map.bool("language_detection", default: base.languageDetection))
+        var defaults = SourceDefaults()
+        defaults.fetchIntervalHours = map.int("fetch_interval_hours", default: defaults.fetchIntervalHours,
+                                              range: SourceDefaults.fetchIntervalRange)
+        defaults.maxContentLength = map.int("max_content_length", default: defaults.maxContentLength,
+                                            range: 1...SourceDefaults.absoluteMaxContentLength)
+        defaults.languageDetection = map.bool("language_detection", default: defaults.languageDetection)
+        return defaults
     }
 
     private func parseFetch(_ node: Node) -> FetchSettings {
@@ -113,21 +113,21 @@ struct ConfigParser {
         let base = FetchSettings()
         guard let map = MappingView(node, section: "fetch", allowedKeys: keys, diag) else { return base }
         let oneGiB = 1 << 30
-        var fetch = FetchSettings(
-            connectTimeoutSeconds: map.int("connect_timeout_seconds", default: base.connectTimeoutSeconds, range: 1...300),
-            totalTimeoutSeconds: map.int("total_timeout_seconds", default: base.totalTimeoutSeconds, range: 1...3600),
-            lowSpeedBytesPerSecond: map.int("low_speed_bytes_per_second", default: base.lowSpeedBytesPerSecond,
-                                            range: 1...oneGiB),
-            lowSpeedSeconds: map.int("low_speed_seconds", default: base.lowSpeedSeconds, range: 1...3600),
-            maxConcurrentFetches: map.int("max_concurrent_fetches", default: base.maxConcurrentFetches, range: 1...256),
-            maxPerHost: map.int("max_per_host", default: base.maxPerHost, range: 1...64),
-            perHostRequestsPerSecond: map.double("per_host_requests_per_second",
-                                                 default: base.perHostRequestsPerSecond, range: 0.001...1000),
-            feedBodyLimitBytes: map.int("feed_body_limit_bytes", default: base.feedBodyLimitBytes, range: 1...oneGiB),
-            pageBodyLimitBytes: map.int("page_body_limit_bytes", default: base.pageBodyLimitBytes, range: 1...oneGiB),
-            imageHeadLimitBytes: map.int("image_head_limit_bytes", default: base.imageHeadLimitBytes, range: 1...oneGiB),
-            maxItemsPerFeed: map.int("max_items_per_feed", default: base.maxItemsPerFeed, range: 1...100_000),
-            allowHTTPSDowngrade: map.bool("allow_https_downgrade", default: base.allowHTTPSDowngrade))
+        var fetch = base
+        fetch.connectTimeoutSeconds = map.int("connect_timeout_seconds", default: base.connectTimeoutSeconds, range: 1...300)
+        fetch.totalTimeoutSeconds = map.int("total_timeout_seconds", default: base.totalTimeoutSeconds, range: 1...3600)
+        fetch.lowSpeedBytesPerSecond = map.int("low_speed_bytes_per_second", default: base.lowSpeedBytesPerSecond,
+                                               range: 1...oneGiB)
+        fetch.lowSpeedSeconds = map.int("low_speed_seconds", default: base.lowSpeedSeconds, range: 1...3600)
+        fetch.maxConcurrentFetches = map.int("max_concurrent_fetches", default: base.maxConcurrentFetches, range: 1...256)
+        fetch.maxPerHost = map.int("max_per_host", default: base.maxPerHost, range: 1...64)
+        fetch.perHostRequestsPerSecond = map.double("per_host_requests_per_second",
+                                                    default: base.perHostRequestsPerSecond, range: 0.001...1000)
+        fetch.feedBodyLimitBytes = map.int("feed_body_limit_bytes", default: base.feedBodyLimitBytes, range: 1...oneGiB)
+        fetch.pageBodyLimitBytes = map.int("page_body_limit_bytes", default: base.pageBodyLimitBytes, range: 1...oneGiB)
+        fetch.imageHeadLimitBytes = map.int("image_head_limit_bytes", default: base.imageHeadLimitBytes, range: 1...oneGiB)
+        fetch.maxItemsPerFeed = map.int("max_items_per_feed", default: base.maxItemsPerFeed, range: 1...100_000)
+        fetch.allowHTTPSDowngrade = map.bool("allow_https_downgrade", default: base.allowHTTPSDowngrade)
         if let agent = map.string("user_agent", required: false) {
             if let problem = userAgentProblem(agent) {
                 diag.error("'user_agent' \(problem)", at: map.mark(of: "user_agent"))
@@ -147,25 +147,25 @@ struct ConfigParser {
     }
 
     private func parseEnrichment(_ node: Node) -> EnrichmentConfig {
-        let base = EnrichmentConfig()
+        var enrichment = EnrichmentConfig()
         let keys = ["enabled", "concurrency", "per_source_budget_seconds"]
-        guard let map = MappingView(node, section: "enrichment", allowedKeys: keys, diag) else { return base }
-        return EnrichmentConfig(
-            enabled: map.bool("enabled", default: base.enabled),
-            concurrency: map.int("concurrency", default: base.concurrency, range: 1...64),
-            perSourceBudgetSeconds: map.int("per_source_budget_seconds", default: base.perSourceBudgetSeconds,
-                                            range: 1...3600))
+        guard let map = MappingView(node, section: "enrichment", allowedKeys: keys, diag) else { return enrichment }
+        enrichment.enabled = map.bool("enabled", default: enrichment.enabled)
+        enrichment.concurrency = map.int("concurrency", default: enrichment.concurrency, range: 1...64)
+        enrichment.perSourceBudgetSeconds = map.int("per_source_budget_seconds", default: enrichment.perSourceBudgetSeconds,
+                                                    range: 1...3600)
+        return enrichment
     }
 
     private func parseSchedule(_ node: Node) -> ScheduleSettings {
-        let base = ScheduleSettings()
+        var schedule = ScheduleSettings()
         guard let map = MappingView(node, section: "schedule",
                                     allowedKeys: ["min_interval_minutes", "max_interval_hours", "database_retry_seconds"], diag)
-        else { return base }
-        let schedule = ScheduleSettings(
-            minIntervalMinutes: map.int("min_interval_minutes", default: base.minIntervalMinutes, range: 1...10_080),
-            maxIntervalHours: map.int("max_interval_hours", default: base.maxIntervalHours, range: 1...168),
-            databaseRetrySeconds: map.int("database_retry_seconds", default: base.databaseRetrySeconds, range: 1...600))
+        else { return schedule }
+        schedule.minIntervalMinutes = map.int("min_interval_minutes", default: schedule.minIntervalMinutes, range: 1...10_080)
+        schedule.maxIntervalHours = map.int("max_interval_hours", default: schedule.maxIntervalHours, range: 1...168)
+        schedule.databaseRetrySeconds = map.int("database_retry_seconds", default: schedule.databaseRetrySeconds,
+                                                range: 1...600)
         if schedule.minIntervalMinutes > schedule.maxIntervalHours * 60 {
             diag.error("'min_interval_minutes' (\(schedule.minIntervalMinutes)) must not exceed 'max_interval_hours' "
                        + "(\(schedule.maxIntervalHours) h)", at: map.mark(of: "min_interval_minutes"))
@@ -175,15 +175,15 @@ struct ConfigParser {
 
     /// Prune windows must be > 0 and <= the article retention (contract section 5).
     private func parseRetention(_ node: Node) -> RetentionSettings {
-        let base = RetentionSettings()
+        var retention = RetentionSettings()
         let keys = ["articles_days", "image_days", "content_days", "fetch_logs_days"]
-        guard let map = MappingView(node, section: "retention", allowedKeys: keys, diag) else { return base }
-        let articles = map.int("articles_days", default: base.articlesDays, range: 1...3650)
-        return RetentionSettings(
-            articlesDays: articles,
-            imageDays: pruneWindow(map, "image_days", default: base.imageDays, articlesDays: articles),
-            contentDays: pruneWindow(map, "content_days", default: base.contentDays, articlesDays: articles),
-            fetchLogsDays: map.int("fetch_logs_days", default: base.fetchLogsDays, range: 1...3650))
+        guard let map = MappingView(node, section: "retention", allowedKeys: keys, diag) else { return retention }
+        let articles = map.int("articles_days", default: retention.articlesDays, range: 1...3650)
+        retention.imageDays = pruneWindow(map, "image_days", default: retention.imageDays, articlesDays: articles)
+        retention.contentDays = pruneWindow(map, "content_days", default: retention.contentDays, articlesDays: articles)
+        retention.fetchLogsDays = map.int("fetch_logs_days", default: retention.fetchLogsDays, range: 1...3650)
+        retention.articlesDays = articles
+        return retention
     }
 
     private func pruneWindow(_ map: MappingView, _ key: String, default fallback: Int, articlesDays: Int) -> Int {

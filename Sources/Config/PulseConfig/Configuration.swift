@@ -4,96 +4,65 @@ import PulseModel
 
 /// The whole validated configuration.
 public struct PulseConfiguration: Sendable, Equatable {
-    public var version: Int
-    public var defaults: SourceDefaults
-    public var fetch: FetchSettings
-    public var schedule: ScheduleSettings
-    public var enrichment: EnrichmentConfig
-    public var retention: RetentionSettings
+    public var version: Int = 1
+    public var defaults = SourceDefaults()
+    public var fetch = FetchSettings()
+    public var schedule = ScheduleSettings()
+    public var enrichment = EnrichmentConfig()
+    public var retention = RetentionSettings()
     /// The WebSub push subscriber (off by default).
-    public var websub: WebSubSettings = WebSubSettings()
+    public var websub = WebSubSettings()
     /// When true, source sync deactivates DB sources that are absent from the file.
-    public var pruneUnlisted: Bool
+    public var pruneUnlisted: Bool = false
     /// In display order (`displayOrder` == position).
-    public var categories: [CategoryConfig]
+    public var categories: [CategoryConfig] = CategoryConfig.contractCategories
     /// In file order.
-    public var sources: [SourceConfig]
+    public var sources: [SourceConfig] = []
 
-    public init(
-        version: Int = 1,
-        defaults: SourceDefaults = SourceDefaults(),
-        fetch: FetchSettings = FetchSettings(),
-        schedule: ScheduleSettings = ScheduleSettings(),
-        enrichment: EnrichmentConfig = EnrichmentConfig(),
-        retention: RetentionSettings = RetentionSettings(),
-        pruneUnlisted: Bool = false,
-        categories: [CategoryConfig] = CategoryConfig.contractCategories,
-        sources: [SourceConfig] = []
-    ) {
-        self.version = version
-        self.defaults = defaults
-        self.fetch = fetch
-        self.schedule = schedule
-        self.enrichment = enrichment
-        self.retention = retention
-        self.pruneUnlisted = pruneUnlisted
-        self.categories = categories
-        self.sources = sources
-    }
+    /// The built-in defaults (what the modes that read no feeds.yaml use); ConfigLoader sets what the file names.
+    public init() {}
 
     public func category(slug: String) -> CategoryConfig? {
         categories.first { $0.slug == slug }
     }
 
-    public var activeSources: [SourceConfig] { sources.filter(\.isActive) }
+    public var activeSources: [SourceConfig] { sources.filter(\.impliedActive) }
 }
 
 /// Values applied to every source that does not override them.
 public struct SourceDefaults: Sendable, Equatable {
-    public var fetchIntervalHours: Int
+    public var fetchIntervalHours: Int = 2
     /// The content cap (characters) for sources without their own `max_content_length`.
-    public var maxContentLength: Int
-    public var languageDetection: Bool
+    public var maxContentLength: Int = FieldLimits.content
+    public var languageDetection: Bool = true
 
     public static let absoluteMaxContentLength = FieldLimits.content
     public static let fetchIntervalRange = 1...168
 
-    public init(fetchIntervalHours: Int = 2, maxContentLength: Int = FieldLimits.content, languageDetection: Bool = true) {
-        self.fetchIntervalHours = fetchIntervalHours
-        self.maxContentLength = maxContentLength
-        self.languageDetection = languageDetection
-    }
+    public init() {}
 }
 
 /// Bounds for the per-source scheduler (backoff never goes below/above these).
 public struct ScheduleSettings: Sendable, Equatable {
-    public var minIntervalMinutes: Int
-    public var maxIntervalHours: Int
+    public var minIntervalMinutes: Int = 15
+    public var maxIntervalHours: Int = 24
     /// A source whose pass failed on the database is due again after this long (twice this from
     /// its second failure in a row), instead of when its lease expires.
-    public var databaseRetrySeconds: Int
+    public var databaseRetrySeconds: Int = 60
 
-    public init(minIntervalMinutes: Int = 15, maxIntervalHours: Int = 24, databaseRetrySeconds: Int = 60) {
-        self.minIntervalMinutes = minIntervalMinutes
-        self.maxIntervalHours = maxIntervalHours
-        self.databaseRetrySeconds = databaseRetrySeconds
-    }
+    public init() {}
 }
 
 /// Ingest-time enrichment of new rows (one page fetch each: og:image, readable body, language).
 /// `--backfill` uses the same concurrency; `enabled: false` only turns off the ingest-time step.
 public struct EnrichmentConfig: Sendable, Equatable {
-    public var enabled: Bool
+    public var enabled: Bool = true
     /// Article pages fetched at once (the fetcher's per-host politeness still applies).
-    public var concurrency: Int
+    public var concurrency: Int = 4
     /// Time one source's new rows may spend on enrichment; rows not reached are left to --backfill.
-    public var perSourceBudgetSeconds: Int
+    public var perSourceBudgetSeconds: Int = 60
 
-    public init(enabled: Bool = true, concurrency: Int = 4, perSourceBudgetSeconds: Int = 60) {
-        self.enabled = enabled
-        self.concurrency = concurrency
-        self.perSourceBudgetSeconds = perSourceBudgetSeconds
-    }
+    public init() {}
 }
 
 /// Retention windows in days, keyed on `created_at` (data contract section 5); the store applies
@@ -128,51 +97,12 @@ public enum SourceKind: String, Sendable, Equatable, CaseIterable {
     }
 }
 
-public struct SourceConfig: Sendable, Equatable {
-    public var slug: String
-    public var name: String
-    public var feedURL: String
-    public var websiteURL: String?
-    public var categorySlug: String
-    public var language: String
-    public var fetchIntervalHours: Int
-    /// The per-source override written to `sources.max_content_length` (nil = global cap).
-    public var maxContentLength: Int?
-    /// The explicit `active:` of the file, nil when it has none (the database's value stands).
-    public var active: Bool?
-    /// What the file implies: explicit value, else active.
-    public var isActive: Bool { active ?? true }
-    public var languageDetection: Bool
+/// A source as `feeds.yaml` gives it: the store's definition, one type for both.
+public typealias SourceConfig = SourceDefinition
 
-    public init(
-        slug: String, name: String, feedURL: String, websiteURL: String? = nil,
-        categorySlug: String, language: String, fetchIntervalHours: Int = 2,
-        maxContentLength: Int? = nil, isActive: Bool? = nil, languageDetection: Bool = true
-    ) {
-        self.slug = slug
-        self.name = name
-        self.feedURL = feedURL
-        self.websiteURL = websiteURL
-        self.categorySlug = categorySlug
-        self.language = language
-        self.fetchIntervalHours = fetchIntervalHours
-        self.maxContentLength = maxContentLength
-        self.active = isActive
-        self.languageDetection = languageDetection
-    }
+extension SourceDefinition {
+    /// What the file implies: its explicit `active:`, else active.
+    public var impliedActive: Bool { isActive ?? true }
 
     public var kind: SourceKind { SourceKind(categorySlug: categorySlug) }
-
-    /// The source as the store synchronises it into `sources`.
-    public var definition: SourceDefinition {
-        SourceDefinition(slug: slug, name: name, feedURL: feedURL, websiteURL: websiteURL, categorySlug: categorySlug,
-                         language: language, fetchIntervalHours: fetchIntervalHours, maxContentLength: maxContentLength,
-                         isActive: active, languageDetection: languageDetection)
-    }
-
-    /// The content cap that applies to this source: its override, else the default. Both are
-    /// validated to lie in 1...200000, the contract's absolute cap.
-    public func effectiveMaxContentLength(defaults: SourceDefaults) -> Int {
-        maxContentLength ?? defaults.maxContentLength
-    }
 }

@@ -78,9 +78,6 @@ public struct EnvironmentSettings: Sendable, Equatable, CustomStringConvertible,
         if !problems.isEmpty { throw EnvironmentError(problems: problems) }
     }
 
-    /// The user agent to send: the environment override, else the configured one.
-    public func effectiveUserAgent(_ fetch: FetchSettings) -> String { userAgent ?? fetch.userAgent }
-
     public var description: String {
         var parts = ["DATABASE_URL=\(databaseURL == nil ? "<unset>" : "<set>")"] + fetch.descriptionParts
         parts.append("PULSE_STATEMENT_TIMEOUT_MS=\(statementTimeoutMilliseconds)")

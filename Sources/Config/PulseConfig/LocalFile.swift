@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A local file read whole: feeds.yaml, PULSE_CA_FILE, `--import-sources` and the dump modes'
 /// inputs. open/fstat/read rather than FileManager or Data(contentsOf:): those take no size limit

@@ -39,7 +39,7 @@ enum FieldRules {
     /// scalars because PostgreSQL's varchar(n) counts characters, not grapheme clusters.
     static func nameProblem(_ name: String, maxLength: Int) -> String? {
         // A printable ASCII byte settles it without a Unicode lookup.
-        if !name.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }), name.unicodeScalars.allSatisfy(isBlank) {
+        if !name.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }), name.unicodeScalars.allSatisfy(TextScan.isWhitespace) {
             return "name must not be empty"
         }
         if name.unicodeScalars.contains(where: isControlOrBidi) {
@@ -75,12 +75,6 @@ enum FieldRules {
             default: return FieldProblem("\(shown) is refused: \(rejection)")
             }
         }
-    }
-
-    /// The scalars of Foundation's CharacterSet.whitespacesAndNewlines on Linux (the White_Space
-    /// property and U+200B), read without building a CharacterSet.
-    static func isBlank(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isWhitespace || scalar == "\u{200B}"
     }
 
     /// Any `HiddenCharacter`: controls, line separators, direction controls, invisible characters.

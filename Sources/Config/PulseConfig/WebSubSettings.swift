@@ -5,34 +5,25 @@ import AddressPolicy
 /// whose feed names a hub, with `{callback_url}/{slug}/{token}` as its callback (the token is
 /// random per subscription).
 public struct WebSubSettings: Sendable, Equatable {
-    public var enabled: Bool
+    public var enabled: Bool = false
     /// The public URL prefix the hub calls back (no query, no fragment, no trailing slash).
-    public var callbackURL: String
+    public var callbackURL: String = ""
     /// Where the listener binds: an IP literal and a port (`127.0.0.1:8089`, `[::1]:8089`).
-    public var listenHost: String
-    public var listenPort: Int
+    public var listenHost: String = "127.0.0.1"
+    public var listenPort: Int = 8089
     /// The lease asked of the hub (it may grant another); renewal starts before it ends.
-    public var leaseSeconds: Int
+    public var leaseSeconds: Int = 864_000
     /// The poll interval of a source while its subscription is live: polling stays the safety
     /// net. Nil means the schedule's maximum interval.
     public var subscribedPollHours: Int?
     /// Subscribe to `http://` hubs too: their subscription requests carry the secret in clear
     /// text, so anyone on the path could forge pushes (intranets and tests only).
-    public var allowHTTPHubs: Bool
+    public var allowHTTPHubs: Bool = false
 
     public static let leaseRange = 300...(30 * 86_400)
 
-    public init(enabled: Bool = false, callbackURL: String = "", listenHost: String = "127.0.0.1",
-                listenPort: Int = 8089, leaseSeconds: Int = 864_000, subscribedPollHours: Int? = nil,
-                allowHTTPHubs: Bool = false) {
-        self.enabled = enabled
-        self.callbackURL = callbackURL
-        self.listenHost = listenHost
-        self.listenPort = listenPort
-        self.leaseSeconds = leaseSeconds
-        self.subscribedPollHours = subscribedPollHours
-        self.allowHTTPHubs = allowHTTPHubs
-    }
+    /// Off, with the built-in defaults; feeds.yaml's `websub:` section sets what it names.
+    public init() {}
 
     /// The poll interval of a subscribed source, in hours.
     public func subscribedPollHours(schedule: ScheduleSettings) -> Int {

@@ -30,12 +30,7 @@ public enum SourceFileFormat: String, Sendable, CaseIterable {
 public struct ImportRow: Sendable, Equatable {
     public var row: SourceRow
     /// The texts of the OPML outlines around it, nearest first (a feed reader's folders).
-    public var folders: [String]
-
-    public init(row: SourceRow, folders: [String] = []) {
-        self.row = row
-        self.folders = folders
-    }
+    public var folders: [String] = []
 }
 
 /// An import file read into rows of source cells (`SourceTable.columns`), with what was wrong
@@ -44,21 +39,14 @@ public struct SourceFile: Sendable, Equatable {
     /// The file as messages name it.
     public var name: String
     public var format: SourceFileFormat
-    public var rows: [ImportRow]
-    public var issues: [ConfigIssue]
+    public var rows: [ImportRow] = []
+    public var issues: [ConfigIssue] = []
 
     /// Our own OPML attributes (`pulse:slug`, `pulse:category`, ...): feeds.yaml's keys, in this
     /// namespace, on the feed's outline. OPML's `xmlUrl`, `htmlUrl` and `text` carry the feed URL,
     /// the website and the name, as every feed reader reads them.
     public static let opmlNamespace = "https://github.com/pulse-news/pulse-ingest/opml"
     static let utf8BOM: [UInt8] = [0xEF, 0xBB, 0xBF]
-
-    public init(name: String, format: SourceFileFormat, rows: [ImportRow] = [], issues: [ConfigIssue] = []) {
-        self.name = name
-        self.format = format
-        self.rows = rows
-        self.issues = issues
-    }
 
     /// `opml` parses an OPML file (FeedParser's `OPMLParser.parse`, handed in so that this
     /// config-stage module does not import the parse stage).

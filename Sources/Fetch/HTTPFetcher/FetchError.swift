@@ -20,37 +20,21 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .dns(let host):
-            return "DNS lookup failed for \(host)"
-        case .refused(let host):
-            return "connection to \(host) refused or unreachable"
-        case .tls(let message):
-            return "TLS handshake or certificate failure: \(message)"
-        case .timeout:
-            return "timed out"
-        case .lowSpeed:
-            return "transfer stalled below the minimum speed"
-        case .tooLarge(let limit):
-            return "response body exceeds the \(limit)-byte limit"
-        case .blockedAddress(let ip, let reason):
-            return "refused to connect to \(ip): \(reason)"
-        case .badScheme(let url):
-            return "only http and https URLs are fetched, not \(FetchError.clip(url))"
-        case .tooManyRedirects(let limit):
-            return "more than \(limit) redirects"
-        case .insecureRedirect(let url):
-            return "refused redirect from https to plain http: \(FetchError.clip(url))"
-        case .httpStatus(let code):
-            return "HTTP status \(code)"
-        case .rateLimited(let retryAfter):
-            if let retryAfter {
-                return "rate limited by the server; retry after \(retryAfter.components.seconds)s"
-            }
-            return "rate limited by the server"
-        case .cancelled:
-            return "cancelled"
-        case .other(let code, let message):
-            return "transfer failed (curl \(code)): \(FetchError.clip(message))"
+        case .dns(let host): "DNS lookup failed for \(host)"
+        case .refused(let host): "connection to \(host) refused or unreachable"
+        case .tls(let message): "TLS handshake or certificate failure: \(message)"
+        case .timeout: "timed out"
+        case .lowSpeed: "transfer stalled below the minimum speed"
+        case .tooLarge(let limit): "response body exceeds the \(limit)-byte limit"
+        case .blockedAddress(let ip, let reason): "refused to connect to \(ip): \(reason)"
+        case .badScheme(let url): "only http and https URLs are fetched, not \(FetchError.clip(url))"
+        case .tooManyRedirects(let limit): "more than \(limit) redirects"
+        case .insecureRedirect(let url): "refused redirect from https to plain http: \(FetchError.clip(url))"
+        case .httpStatus(let code): "HTTP status \(code)"
+        case .rateLimited(let retryAfter?): "rate limited by the server; retry after \(retryAfter.components.seconds)s"
+        case .rateLimited(nil): "rate limited by the server"
+        case .cancelled: "cancelled"
+        case .other(let code, let message): "transfer failed (curl \(code)): \(FetchError.clip(message))"
         }
     }
 

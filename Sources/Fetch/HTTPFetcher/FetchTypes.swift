@@ -78,22 +78,4 @@ public struct FetchResponse: Sendable, Hashable {
     public var bytesOnWire: Int?
     /// The `Link` header(s), joined with ", " (WebSub discovery reads `rel="hub"` and `rel="self"`).
     public var link: String?
-
-    public init(
-        status: Int, finalURL: String, body: [UInt8], contentType: String? = nil, etag: String? = nil,
-        lastModified: String? = nil, retryAfter: Duration? = nil, cacheMaxAge: Duration? = nil,
-        notModified: Bool = false, bytesOnWire: Int? = nil, link: String? = nil
-    ) {
-        self.status = status
-        self.finalURL = finalURL
-        self.body = body
-        self.contentType = contentType
-        self.etag = etag
-        self.lastModified = lastModified
-        self.retryAfter = retryAfter
-        self.cacheMaxAge = cacheMaxAge
-        self.notModified = notModified
-        self.bytesOnWire = bytesOnWire
-        self.link = link
-    }
 }

@@ -39,19 +39,8 @@ public final class HTTPFetcher: Sendable {
                 throw error
             }
             guard remaining > .zero else { throw .timeout }
-            var spec = HopSpec(
-                target: target, kind: request.kind, bodyLimit: max(0, request.bodyLimit),
-                etag: request.etag, lastModified: request.lastModified,
-                connectTimeout: configuration.connectTimeout, timeout: remaining,
-                lowSpeedLimit: configuration.lowSpeedLimit, lowSpeedTime: configuration.lowSpeedTime,
-                userAgent: configuration.userAgent, exempt: exempt)
-            spec.resolve = configuration.resolve
-            spec.caFile = configuration.caFile
-            spec.caPath = configuration.caPath
-            spec.form = request.form
-            #if DEBUG
-            spec.resolve += configuration.resolveForTesting
-            #endif
+            let spec = HopSpec(target: target, request: request, configuration: configuration, timeout: remaining,
+                               exempt: exempt)
             let hop: HopResult
             switch await multi.run(spec) {
             case .success(let result): hop = result

@@ -1,12 +1,6 @@
 import AddressPolicy
 import CCurl
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Reads the address out of libcurl's `curl_sockaddr` and opens the socket libcurl asked for.
 enum SocketAddress {

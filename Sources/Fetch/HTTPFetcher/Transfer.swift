@@ -3,26 +3,26 @@ import CCurl
 import PulseModel
 import TextSupport
 
-/// Everything the loop needs to start one hop (one HTTP request, no redirects followed).
+/// Everything the loop needs to start one hop (one HTTP request, no redirects followed): the
+/// request and the fetcher's settings as they are, and what this hop adds.
 struct HopSpec: Sendable {
     let target: HopTarget
-    let kind: FetchKind
-    let bodyLimit: Int
-    let etag: String?
-    let lastModified: String?
-    let connectTimeout: Duration
+    let request: FetchRequest
+    let configuration: FetcherConfiguration
+    /// What is left of the fetch's total timeout.
     let timeout: Duration
-    let lowSpeedLimit: Int
-    let lowSpeedTime: Duration
-    let userAgent: String
     let exempt: [CIDR]
-    /// `FetcherConfiguration.resolve` (plus, in test builds, `resolveForTesting`).
-    var resolve: [String] = []
-    /// `FetcherConfiguration.caFile` and `caPath`; nil keeps libcurl's default.
-    var caFile: String?
-    var caPath: String?
-    /// `FetchRequest.form`: POST this form body instead of a GET.
-    var form: [UInt8]?
+
+    var bodyLimit: Int { max(0, request.bodyLimit) }
+
+    /// `configuration.resolve` (plus, in test builds, `resolveForTesting`).
+    var resolve: [String] {
+        #if DEBUG
+        return configuration.resolve + configuration.resolveForTesting
+        #else
+        return configuration.resolve
+        #endif
+    }
 }
 
 /// What one completed hop produced; the redirect and status logic lives in `HTTPFetcher`.
@@ -102,20 +102,20 @@ final class Transfer {
         check(pulse_curl_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, ""))
         // Refuses up front when the declared Content-Length is already past the cap.
         check(pulse_curl_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(spec.bodyLimit)))
-        check(pulse_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Transfer.milliseconds(spec.connectTimeout)))
+        check(pulse_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Transfer.milliseconds(spec.configuration.connectTimeout)))
         check(pulse_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Transfer.milliseconds(spec.timeout)))
-        check(pulse_curl_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, spec.lowSpeedLimit))
-        check(pulse_curl_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(spec.lowSpeedTime.components.seconds))))
-        check(pulse_curl_setopt_str(easy, CURLOPT_USERAGENT, spec.userAgent))
+        check(pulse_curl_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, spec.configuration.lowSpeedLimit))
+        check(pulse_curl_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(spec.configuration.lowSpeedTime.components.seconds))))
+        check(pulse_curl_setopt_str(easy, CURLOPT_USERAGENT, spec.configuration.userAgent))
         check(pulse_curl_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer))
         // Peer and host verification are libcurl's defaults; only where the CAs come from changes.
-        if let caFile = spec.caFile { check(pulse_curl_setopt_str(easy, CURLOPT_CAINFO, caFile)) }
-        if let caPath = spec.caPath { check(pulse_curl_setopt_str(easy, CURLOPT_CAPATH, caPath)) }
+        if let caFile = spec.configuration.caFile { check(pulse_curl_setopt_str(easy, CURLOPT_CAINFO, caFile)) }
+        if let caPath = spec.configuration.caPath { check(pulse_curl_setopt_str(easy, CURLOPT_CAPATH, caPath)) }
 
-        var headers = ["Accept: \(spec.kind.acceptHeader)"]
-        if let etag = spec.etag, let safe = Transfer.headerValue(etag) { headers.append("If-None-Match: \(safe)") }
-        if let date = spec.lastModified, let safe = Transfer.headerValue(date) { headers.append("If-Modified-Since: \(safe)") }
-        if let form = spec.form {
+        var headers = ["Accept: \(spec.request.kind.acceptHeader)"]
+        if let etag = spec.request.etag, let safe = Transfer.headerValue(etag) { headers.append("If-None-Match: \(safe)") }
+        if let date = spec.request.lastModified, let safe = Transfer.headerValue(date) { headers.append("If-Modified-Since: \(safe)") }
+        if let form = spec.request.form {
             // COPYPOSTFIELDS: libcurl keeps its own copy, so the bytes need not outlive this call.
             headers.append("Content-Type: application/x-www-form-urlencoded")
             check(pulse_curl_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(form.count)))
@@ -123,8 +123,9 @@ final class Transfer {
         }
         for header in headers { headerList = curl_slist_append(headerList, header) }
         check(pulse_curl_setopt_ptr(easy, CURLOPT_HTTPHEADER, headerList))
-        if !spec.resolve.isEmpty {
-            for entry in spec.resolve { resolveList = curl_slist_append(resolveList, entry) }
+        let resolve = spec.resolve
+        if !resolve.isEmpty {
+            for entry in resolve { resolveList = curl_slist_append(resolveList, entry) }
             check(pulse_curl_setopt_ptr(easy, CURLOPT_RESOLVE, resolveList))
         }
 

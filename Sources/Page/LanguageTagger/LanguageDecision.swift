@@ -11,14 +11,6 @@ public struct LanguageDetection: Sendable, Equatable {
     public var reliable: Bool
     /// Letter bytes CLD2 actually scored (spaces, digits and punctuation are not counted).
     public var textBytes: Int
-
-    public init(code: String?, rawCode: String, percent: Int, reliable: Bool, textBytes: Int) {
-        self.code = code
-        self.rawCode = rawCode
-        self.percent = percent
-        self.reliable = reliable
-        self.textBytes = textBytes
-    }
 }
 
 /// The language an article is stored with, and why.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 internal import WebText
 
 /// Turns feed bytes into UTF-8 for libxml2 (which then runs with XML_PARSE_IGNORE_ENC).

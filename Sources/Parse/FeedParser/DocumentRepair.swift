@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Byte-level repairs that let damaged documents parse without libxml2's recovery mode, or at
 /// least with its damage kept local. Input and output are UTF-8.

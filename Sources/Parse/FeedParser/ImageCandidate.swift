@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Which image URLs may become an item's thumbnail. Feeds carry images that are not pictures of
 /// the story, and a reader showing them as the thumbnail shows a blank or a logo.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Attribute counts in markup, checked before libxml2 sees it: libxml2's duplicate-attribute
 /// check is quadratic in the attributes of one element, and it runs inside a single reader step

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Byte-level clean-up of text bound for the database: removes C0/C1 controls (except newline and
 /// tab, which become whitespace), bidi embeddings/overrides/isolates (the LRM, RLM and ALM marks
@@ -205,9 +201,6 @@ public enum TextSanitizer {
         let spaces = WordBytes.each(w, equalTo: 0x20)
         return spaces & (spaces >> 8) == 0 && spaces & (0x80 << 56) == 0
     }
-
-    /// Number of Unicode scalars (what PostgreSQL counts as characters).
-    static func scalarCount(_ s: String) -> Int { s.unicodeScalars.count }
 
     /// Cuts `text` to at most `cap` scalars. With `boundaries`, prefers (in order) the last
     /// paragraph break, sentence end, or space that keeps at least half the cap; a cut inside a

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 /// Charset evidence shared by the feed decoder (FeedParser) and the page decoder (HTMLDocument):
 /// byte-order marks, the `charset=` parameter, label aliases and windows-1252. Each stage keeps
 /// only its own order of evidence (an XML declaration for feeds, `<meta>` for pages).

@@ -16,11 +16,6 @@ public struct HubDiscovery: Sendable, Equatable {
     public var hub: String?
     public var topic: String?
 
-    public init(hub: String?, topic: String?) {
-        self.hub = hub
-        self.topic = topic
-    }
-
     public init(linkHeader: String?, document: FeedDocument, feedURL: String) {
         let links = LinkHeader.parse(linkHeader)
         let headerHub = LinkHeader.first("hub", in: links).flatMap(StoredURL.check)

@@ -227,7 +227,7 @@ public final class IngestDaemon: Service, Sendable {
             return failures[sourceID]!
         }
         let wait = inARow > 1 ? delay * 2 : delay
-        let due = Date().addingTimeInterval(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
+        let due = Date().addingTimeInterval(wait.seconds)
         retries.withLock { $0[sourceID] = due }
     }
 

@@ -73,10 +73,3 @@ public struct SchedulePolicy: Sendable, Equatable {
 
     func clamp(_ interval: Duration) -> Duration { min(max(interval, minimumInterval), maximumInterval) }
 }
-
-extension Duration {
-    /// Seconds as a Double (attosecond precision is more than schedules need).
-    public var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

@@ -52,8 +52,7 @@ public struct SourceOutcome: Sendable, Equatable {
 
     /// One line per source for `--once`.
     public var line: String {
-        let seconds = DecimalText.fixed(Double(duration.components.seconds)
-            + Double(duration.components.attoseconds) / 1e18, places: 2) + "s"
+        let seconds = DecimalText.fixed(duration.seconds, places: 2) + "s"
         switch result {
         case .failed(let message):
             return "FAIL  \(slug): \(message) (\(seconds))"
@@ -117,9 +116,8 @@ public struct PassSummary: Sendable, Equatable {
         // One number per pass instead of a log line per source (they were most of the demo's log).
         let disagreements = outcomes.reduce(0) { $0 + $1.languageDisagreements }
         if disagreements > 0 { text += ", \(disagreements) in another language" }
-        if let duration {
-            let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-            if seconds > 0 { text += ", \(DecimalText.fixed(seconds, places: 1)) s, \(DecimalText.fixed(Double(itemsSeen) / seconds, places: 0)) items/s" }
+        if let seconds = duration?.seconds, seconds > 0 {
+            text += ", \(DecimalText.fixed(seconds, places: 1)) s, \(DecimalText.fixed(Double(itemsSeen) / seconds, places: 0)) items/s"
         }
         return text + (interrupted ? " (interrupted)" : "")
     }

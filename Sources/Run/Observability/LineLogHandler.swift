@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FoundationEssentials
 import Logging
 import Synchronization
@@ -30,11 +26,7 @@ enum StandardErrorWriter {
             var offset = 0
             while offset < bytes.count {
                 let written = bytes.withUnsafeBytes { raw in
-                    #if canImport(Glibc)
                     Glibc.write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
-                    #else
-                    Darwin.write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
-                    #endif
                 }
                 if written < 0 && errno == EINTR { continue }
                 if written <= 0 { return }  // stderr gone: drop the line rather than spin.
@@ -45,7 +37,6 @@ enum StandardErrorWriter {
 }
 
 /// A swift-log handler writing one event per line in `text` or `json` form (see ``LogFormat``).
-/// Use ``text(label:level:options:output:)`` or ``json(label:level:options:output:)``.
 public struct LineLogHandler: LogHandler {
     public let label: String
     public var formatter: LogLineFormatter
@@ -73,18 +64,6 @@ public struct LineLogHandler: LogHandler {
         self.metadataProvider = metadataProvider
         self.output = output
         self.clock = clock
-    }
-
-    /// journald-friendly `<ts> <level> [label] message key=value ...` lines.
-    public static func text(label: String, level: Logger.Level = .info, options: LogOptions = LogOptions(),
-                            output: LogOutput = .standardError) -> LineLogHandler {
-        LineLogHandler(label: label, format: .text, level: level, options: options, output: output)
-    }
-
-    /// One JSON object per line.
-    public static func json(label: String, level: Logger.Level = .info, options: LogOptions = LogOptions(),
-                            output: LogOutput = .standardError) -> LineLogHandler {
-        LineLogHandler(label: label, format: .json, level: level, options: options, output: output)
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FoundationEssentials
 import Logging
 
@@ -35,11 +31,6 @@ public struct LogOptions: Sendable, Equatable {
 public struct LogLineFormatter: Sendable {
     public var format: LogFormat
     public var options: LogOptions
-
-    public init(format: LogFormat, options: LogOptions = LogOptions()) {
-        self.format = format
-        self.options = options
-    }
 
     static let reservedJSONKeys: Set<String> = ["ts", "level", "label", "msg"]
     static let maxNestingDepth = 4

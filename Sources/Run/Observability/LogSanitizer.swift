@@ -1,5 +1,4 @@
 import TextSupport
-import Logging
 
 /// Keeps log lines one event per line and free of spoofable characters (log injection),
 /// and bounds their size so one hostile feed cannot flood the journal.
@@ -65,19 +64,6 @@ public enum LogRedaction {
     public static func isSensitive(key: String) -> Bool {
         let lowered = key.lowercased()
         return sensitiveKeyFragments.contains { lowered.contains($0) }
-    }
-
-    /// Returns the metadata with every sensitive key's value (at any nesting depth) replaced.
-    public static func redact(_ metadata: Logger.Metadata) -> Logger.Metadata {
-        var out = metadata
-        for (key, value) in metadata {
-            if isSensitive(key: key) {
-                out[key] = .string(placeholder)
-            } else if case .dictionary(let nested) = value {
-                out[key] = .dictionary(redact(nested))
-            }
-        }
-        return out
     }
 
     /// Replaces the user-info of `scheme://user:pass@host` URLs, e.g. a DATABASE_URL quoted in a

@@ -26,11 +26,6 @@ public enum LoggingSetup {
 extension LogOptions {
     /// Under systemd (stderr connected to the journal, signalled by `JOURNAL_STREAM`) journald
     /// adds its own timestamp and understands `<N>` priority prefixes, so use those instead.
-    public static func detect(environment: [String: String]) -> LogOptions {
-        detect(journalStream: environment["JOURNAL_STREAM"])
-    }
-
-    /// The same from the one variable that decides it (no dictionary to build at start-up).
     public static func detect(journalStream: String?) -> LogOptions {
         let underJournal = !(journalStream ?? "").isEmpty
         return LogOptions(includeTimestamp: !underJournal, journalPriorityPrefix: underJournal)

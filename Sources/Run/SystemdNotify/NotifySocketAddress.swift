@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Where `NOTIFY_SOCKET` points: a filesystem path ("/run/systemd/notify") or a Linux
 /// abstract-namespace name ("@/org/freedesktop/systemd1/notify/..."), as sd_notify(3) accepts.

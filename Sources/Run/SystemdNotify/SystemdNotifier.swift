@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Synchronization
 import TextSupport
 
@@ -141,11 +137,7 @@ public struct SystemdNotifier: Sendable {
     }
 
     private static func sendDatagram(_ bytes: [UInt8], to address: NotifySocketAddress) -> Bool {
-        #if canImport(Glibc)
         let kind = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-        #else
-        let kind = SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK
-        #endif
         let fd = socket(AF_UNIX, kind, 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }

@@ -1,4 +1,5 @@
 import CLibCrypto
+import TextSupport
 
 /// `X-Hub-Signature: method=hex` (W3C WebSub 8): an HMAC of the raw body with the subscription's
 /// secret. sha256 is what current hubs send; sha1, sha384 and sha512 are accepted as the spec
@@ -90,19 +91,12 @@ public enum HubSignature {
     public static func hexBytes<S: StringProtocol>(_ text: S) -> [UInt8]? {
         let utf8 = Array(text.utf8)
         guard !utf8.isEmpty, utf8.count % 2 == 0, utf8.count <= 256 else { return nil }
-        func nibble(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 0x30...0x39: c - 0x30
-            case 0x61...0x66: c - 0x61 + 10
-            case 0x41...0x46: c - 0x41 + 10
-            default: nil
-            }
-        }
         var out = [UInt8]()
         out.reserveCapacity(utf8.count / 2)
         var index = 0
         while index < utf8.count {
-            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return nil }
+            guard let high = TextScan.hexDigitValue(utf8[index]), let low = TextScan.hexDigitValue(utf8[index + 1])
+            else { return nil }
             out.append(high << 4 | low)
             index += 2
         }

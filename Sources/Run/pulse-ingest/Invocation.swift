@@ -140,60 +140,56 @@ extension PulseIngest {
 
     func runMode() async throws {
         let (logger, networks, inputs, pageURLs) = try start()
+        let status: Int32
         if dumpFeed {
             let mode = try dumpFeedMode(inputs, networks: networks)
             // Files alone are parsed several at once on threads of their own, off the pool.
-            let status = inputs.contains(where: DumpFeedMode.isURL)
+            status = inputs.contains(where: DumpFeedMode.isURL)
                 ? await mode.run() : try await OffPool.run { mode.runFiles() }
-            if status != 0 { throw ExitCode(status) }
-            return
-        }
-        if dumpArticle {
-            let status = await DumpArticleMode(
+        } else if dumpArticle {
+            status = await DumpArticleMode(
                 inputs: inputs, pageURL: pageURL, pageURLs: pageURLs, textOnly: textOnly, outputDirectory: outputDirectory,
                 sourceLanguage: sourceLanguage,
                 fetcherConfiguration: try dumpFetcherConfiguration(inputs, networks: networks)).run()
-            if status != 0 { throw ExitCode(status) }
-            return
-        }
-        if exportSources {
+        } else if exportSources {
             let format = format.flatMap(SourceFileFormat.init(rawValue:)) ?? .tsv
-            let status = await ExportSourcesMode(context: try RunContext(withoutConfig: logger), format: format).run()
-            if status != 0 { throw ExitCode(status) }
-            return
+            status = await ExportSourcesMode(context: try RunContext(withoutConfig: logger), format: format).run()
+        } else {
+            status = await configuredMode(try RunContext(configPath: configPath, logger: logger, allowedNetworks: networks))
         }
-        let context = try RunContext(configPath: configPath, logger: logger, allowedNetworks: networks)
+        if status != 0 { throw ExitCode(status) }
+    }
 
-        let status: Int32
+    /// The modes that read feeds.yaml.
+    private func configuredMode(_ context: RunContext) async -> Int32 {
+        let networks = context.allowedNetworks
         if checkConfig {
-            status = CheckConfigMode(context: context).run()
+            return CheckConfigMode(context: context).run()
         } else if migrate {
-            status = await MigrateMode(context: context).run()
+            return await MigrateMode(context: context).run()
         } else if once {
-            status = await OnceMode(context: context, slugs: sourceSlugs,
-                                    fetcherConfiguration: context.configuration.fetcherConfiguration(
-                                        environment: context.environment.fetch, allowedNetworks: networks)).run()
+            return await OnceMode(context: context, slugs: sourceSlugs,
+                                  fetcherConfiguration: context.configuration.fetcherConfiguration(
+                                      environment: context.environment.fetch, allowedNetworks: networks)).run()
         } else if statusMode {
-            status = await StatusMode(context: context, json: json, limit: allSources ? nil : limit ?? StatusMode.defaultLimit).run()
+            return await StatusMode(context: context, json: json, limit: allSources ? nil : limit ?? StatusMode.defaultLimit).run()
         } else if let importSources {
-            status = await ImportSourcesMode(context: context, path: importSources,
-                                             format: format.flatMap(SourceFileFormat.init(rawValue:)),
-                                             defaultCategory: defaultCategory, defaultLanguage: defaultLanguage,
-                                             dryRun: dryRun).run()
+            return await ImportSourcesMode(context: context, path: importSources,
+                                           format: format.flatMap(SourceFileFormat.init(rawValue:)),
+                                           defaultCategory: defaultCategory, defaultLanguage: defaultLanguage,
+                                           dryRun: dryRun).run()
         } else if prune {
-            status = await PruneMode(context: context, dryRun: dryRun).run()
+            return await PruneMode(context: context, dryRun: dryRun).run()
         } else if backfill {
             let pages = backfillKind == "search" ? nil : BackfillMode.Pages(
                 kinds: backfillKind == "all" ? Set(BackfillKind.allCases) : [BackfillKind(rawValue: backfillKind)!],
                 limit: limit ?? 1000, sourceSlug: sourceSlugs.first,
                 fetcherConfiguration: context.configuration.fetcherConfiguration(
                     environment: context.environment.fetch, allowedNetworks: networks))
-            status = await BackfillMode(context: context, pages: pages).run()
-        } else {
-            status = await DaemonMode(context: context, allowedNetworks: networks,
-                                      metricsAddress: metricsAddress.flatMap { try? ListenAddress(parsing: $0) }).run()
+            return await BackfillMode(context: context, pages: pages).run()
         }
-        if status != 0 { throw ExitCode(status) }
+        return await DaemonMode(context: context, allowedNetworks: networks,
+                                metricsAddress: metricsAddress.flatMap { try? ListenAddress(parsing: $0) }).run()
     }
 
     /// `--allow-networks`, else PULSE_ALLOW_NETWORKS: the only way to exempt ranges from the SSRF

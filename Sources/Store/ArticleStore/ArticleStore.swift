@@ -108,7 +108,7 @@ public struct ArticleStore: Sendable {
         return try await connection.withReconnect(label: "due sources") { db in
             try db.query("""
                 SELECT \(SourceRecord.selectColumns)
-                FROM public.sources s LEFT JOIN public.categories c ON c.id = s.category_id
+                FROM public.sources s
                 WHERE \(Self.dueCondition)
                   AND ($2::text[] IS NULL OR s.slug = ANY ($2::text[]))
                 ORDER BY s.last_fetched_at NULLS FIRST, s.slug
@@ -117,7 +117,7 @@ public struct ArticleStore: Sendable {
     }
 
     /// Active, circuit closed, and due: the scheduled `next_due_at`, else the last fetch plus the
-    /// configured interval, has passed (`$1` is now). Shared by `--once` and the daemon's claims.
+    /// configured interval, has passed (`$1` is now). Shared by `dueSources` and `leasedElsewhere`.
     static let dueCondition = """
         s.is_active
         AND (s.circuit_open_until IS NULL OR s.circuit_open_until <= $1::timestamptz)
@@ -130,7 +130,7 @@ public struct ArticleStore: Sendable {
         try await connection.withReconnect(label: "source by slug") { db in
             try db.query("""
                 SELECT \(SourceRecord.selectColumns)
-                FROM public.sources s LEFT JOIN public.categories c ON c.id = s.category_id
+                FROM public.sources s
                 WHERE s.slug = $1
                 """, [slug], label: "source by slug").rows.first.map(SourceRecord.init(row:))
         }

@@ -25,12 +25,10 @@ public struct FleetGauges: Sendable, Equatable {
 /// The figures as one daemon (or `--status`) read them from `fleet_gauges`.
 public struct FleetGaugeReading: Sendable, Equatable {
     public var gauges: FleetGauges
-    /// When they were computed and by which worker, how long ago (database clock), and what the
-    /// computation cost.
+    /// When they were computed and by which worker, and how long ago (database clock).
     public var computedAt: Date
     public var computedBy: String
     public var age: Duration
-    public var computeMilliseconds: Double
     /// True when this call computed them.
     public var computedHere: Bool
 }
@@ -55,7 +53,7 @@ extension ArticleStore {
     /// session is computing the first.
     public func fleetGauges(workerID: String, interval: Duration, at now: Date = Date()) async throws -> FleetGaugeReading? {
         // One second of slack: a daemon that reads every `interval` must find its own figures due.
-        let refreshAfter = max(0, interval.secondsValue - 1)
+        let refreshAfter = max(0, interval.seconds - 1)
         return try await connection.withReconnect(label: "fleet gauges") { db in
             try db.withTransaction(label: "fleet gauges") { db in
                 let state = try db.query("""
@@ -67,12 +65,12 @@ extension ArticleStore {
                 if state?.bool("leader") == true, age.map({ $0 >= refreshAfter }) ?? true {
                     let started = ContinuousClock.now
                     let gauges = try Self.computeFleetGauges(db, at: now)
-                    let took = (ContinuousClock.now - started).secondsValue * 1000
+                    let took = (ContinuousClock.now - started).seconds * 1000
                     try Self.store(gauges, by: workerID, milliseconds: took, db)
                     computedHere = true
                 }
                 guard let row = try db.query("""
-                    SELECT computed_at, computed_by, compute_ms, sources, active, due, circuit_open, failing, estimated,
+                    SELECT computed_at, computed_by, sources, active, due, circuit_open, failing, estimated,
                            extract(epoch FROM clock_timestamp() - computed_at) AS age
                     FROM public.fleet_gauges
                     """, label: "fleet gauges: read").rows.first else { return nil }
@@ -83,7 +81,6 @@ extension ArticleStore {
                     computedAt: row["computed_at"].flatMap(PostgresTimestamp.parse) ?? now,
                     computedBy: row["computed_by"] ?? "",
                     age: .milliseconds(Int64(max(0, (row["age"].flatMap { Double($0) } ?? 0) * 1000))),
-                    computeMilliseconds: row["compute_ms"].flatMap { Double($0) } ?? 0,
                     computedHere: computedHere)
             }
         }

@@ -17,12 +17,6 @@ public struct LeaseHolder: Sendable, Equatable {
     public var slug: String
     public var owner: String
     public var until: Date?
-
-    public init(slug: String, owner: String, until: Date?) {
-        self.slug = slug
-        self.owner = owner
-        self.until = until
-    }
 }
 
 /// Claims and leases: PostgreSQL is the only coordinator between daemons.
@@ -55,9 +49,9 @@ extension ArticleStore {
                     RETURNING s.*
                 )
                 SELECT \(SourceRecord.selectColumns)
-                FROM claimed s LEFT JOIN public.categories c ON c.id = s.category_id
+                FROM claimed s
                 ORDER BY s.slug
-                """, [now, limit, workerID, lease.secondsValue, filter], label: "claim sources").rows.map(SourceRecord.init(row:))
+                """, [now, limit, workerID, lease.seconds, filter], label: "claim sources").rows.map(SourceRecord.init(row:))
         }
     }
 
@@ -117,7 +111,7 @@ extension ArticleStore {
             try db.query("""
                 UPDATE public.sources SET lease_until = $2::timestamptz + make_interval(secs => $3::double precision)
                 WHERE claimed_by = $1
-                """, [workerID, now, lease.secondsValue], label: "renew leases").affectedRows
+                """, [workerID, now, lease.seconds], label: "renew leases").affectedRows
         }
     }
 
@@ -141,8 +135,4 @@ extension ArticleStore {
                 """, label: "next due time").rows.first?["due_at"].flatMap(PostgresTimestamp.parse)
         }
     }
-}
-
-extension Duration {
-    var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

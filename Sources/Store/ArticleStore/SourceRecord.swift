@@ -1,16 +1,13 @@
 import FoundationEssentials
 import Postgres
 
-/// A source row as the fetch pipeline needs it, with its category.
+/// A source row as the fetch pipeline needs it.
 public struct SourceRecord: Sendable, Equatable {
     public var id: String
     public var slug: String
     public var name: String
     public var feedURL: String
     public var language: String
-    public var categoryID: String?
-    public var categorySlug: String?
-    public var categoryName: String?
     public var fetchIntervalHours: Int
     public var maxContentLength: Int?
     public var etag: String?
@@ -26,8 +23,7 @@ public struct SourceRecord: Sendable, Equatable {
     public var pushSubscribed: Bool
 
     static let selectColumns = """
-        s.id, s.slug, s.name, s.feed_url, s.language, s.category_id, c.slug AS category_slug,
-        c.name AS category_name, s.fetch_interval_hours, s.max_content_length, s.etag, s.last_modified,
+        s.id, s.slug, s.name, s.feed_url, s.language, s.fetch_interval_hours, s.max_content_length, s.etag, s.last_modified,
         s.consecutive_failures, s.circuit_open_until, s.last_fetched_at, s.is_active, s.language_detection,
         EXISTS (SELECT 1 FROM public.websub_subscriptions w WHERE w.source_id = s.id AND w.state = 'subscribed'
                 AND w.lease_expires_at > now()) AS push_subscribed
@@ -39,9 +35,6 @@ public struct SourceRecord: Sendable, Equatable {
         name = row["name"] ?? ""
         feedURL = row["feed_url"] ?? ""
         language = row["language"] ?? "en"
-        categoryID = row["category_id"]
-        categorySlug = row["category_slug"]
-        categoryName = row["category_name"]
         fetchIntervalHours = row.int("fetch_interval_hours") ?? 2
         maxContentLength = row.int("max_content_length")
         etag = row["etag"]

@@ -1,7 +1,6 @@
 import FoundationEssentials
 import Glibc
 import Postgres
-import Synchronization
 
 /// One source's health as `--status` shows it.
 public struct SourceStatus: Sendable, Equatable {
@@ -37,19 +36,12 @@ extension ArticleStore {
     public static let statusBatchRows = 500
 
     /// Every source (or the `limit` worst), worst first: active before inactive, then open
-    /// circuits, most consecutive failures, and the longest since a success (never first).
-    public func sourceStatuses(at now: Date = Date(), limit: Int? = nil) async throws -> [SourceStatus] {
-        let collected = StatusCollector()
-        try await streamSourceStatuses(at: now, limit: limit) { collected.append($0) }
-        return collected.statuses
-    }
-
-    /// The statuses `sourceStatuses` gives, handed to `body` a batch at a time as they are read:
-    /// through a cursor that lives in one transaction (so it works through a transaction-mode
-    /// pooler), `statusBatchRows` rows per FETCH, so no more than one batch is ever in memory
-    /// (the whole table at 1,000,000 sources was 25 s and all of it held at once). `body` runs on
-    /// the connection's thread. Not retried on a lost connection: rows already handed on would
-    /// be handed on twice.
+    /// circuits, most consecutive failures, and the longest since a success (never first). Handed
+    /// to `body` a batch at a time as they are read: through a cursor that lives in one
+    /// transaction (so it works through a transaction-mode pooler), `statusBatchRows` rows per
+    /// FETCH, so no more than one batch is ever in memory (the whole table at 1,000,000 sources
+    /// was 25 s and all of it held at once). `body` runs on the connection's thread. Not retried
+    /// on a lost connection: rows already handed on would be handed on twice.
     public func streamSourceStatuses(at now: Date = Date(), limit: Int? = nil,
                                      _ body: @escaping @Sendable ([SourceStatus]) throws -> Void) async throws {
         let sql = limit == nil ? Self.everySourceStatusSQL : Self.worstSourceStatusSQL
@@ -167,11 +159,4 @@ extension SourceStatus {
                   leasedBy: row["leased_by"], websubState: row["websub_state"], websubHub: row["websub_hub"],
                   websubLeaseUntil: row["websub_lease"].flatMap(PostgresTimestamp.parse))
     }
-}
-
-/// Statuses gathered from the stream (`sourceStatuses`).
-private final class StatusCollector: Sendable {
-    private let collected = Mutex<[SourceStatus]>([])
-    var statuses: [SourceStatus] { collected.withLock { $0 } }
-    func append(_ batch: [SourceStatus]) { collected.withLock { $0 += batch } }
 }

@@ -114,7 +114,7 @@ extension ArticleStore {
                     RETURNING w.*
                 )
                 SELECT \(WebSubSubscription.columns) FROM claimed w JOIN public.sources s ON s.id = w.source_id
-                """, [now, limit, workerID, claim.secondsValue], label: "websub claim").rows.map(WebSubSubscription.init(row:))
+                """, [now, limit, workerID, claim.seconds], label: "websub claim").rows.map(WebSubSubscription.init(row:))
         }
     }
 
@@ -238,7 +238,7 @@ extension ArticleStore {
                 FROM public.websub_subscriptions w
                 WHERE w.source_id = s.id AND w.state IN ('subscribed', 'pending') AND s.is_active
                   AND (s.due_at IS NULL OR s.due_at > $1::timestamptz + make_interval(secs => $2::double precision))
-                """, [now, spread.secondsValue], label: "websub restart polls").affectedRows
+                """, [now, spread.seconds], label: "websub restart polls").affectedRows
         }
     }
 

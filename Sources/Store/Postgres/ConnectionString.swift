@@ -251,22 +251,14 @@ private struct URIParts {
         var utf8 = text.utf8[...]
         while let byte = utf8.popFirst() {
             guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard let high = utf8.popFirst().flatMap(hexValue), let low = utf8.popFirst().flatMap(hexValue) else {
+            guard let high = utf8.popFirst().flatMap(TextScan.hexDigitValue),
+                  let low = utf8.popFirst().flatMap(TextScan.hexDigitValue) else {
                 throw ConnectionStringError("has an invalid percent escape in the \(part) ('%' must be followed by two hex digits)")
             }
             guard high | low != 0 else { throw ConnectionStringError("has %00 in the \(part), which libpq refuses") }
             bytes.append(high << 4 | low)
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 

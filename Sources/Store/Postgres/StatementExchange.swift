@@ -1,7 +1,5 @@
 import CLibPQ
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One statement, or a pipeline of them, on the wire: sent, then answered within a deadline.
 ///

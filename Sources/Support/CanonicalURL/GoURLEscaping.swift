@@ -1,3 +1,5 @@
+internal import TextSupport
+
 // Byte-level port of the escaping rules in Go's net/url (shouldEscape, escape, unescape,
 // validEncoded). Hand-written rather than taken from a library because stored rows are keyed
 // on the exact bytes Go produced: Foundation's URL and WHATWG-style parsers escape differently.
@@ -37,18 +39,10 @@ enum GoURLError: Error, Equatable, Sendable, CustomStringConvertible {
 enum GoEscaping {
     static let upperHex: [UInt8] = Array("0123456789ABCDEF".utf8)
 
-    @inline(__always) static func isHex(_ c: UInt8) -> Bool {
-        (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46)
-    }
+    @inline(__always) static func isHex(_ c: UInt8) -> Bool { TextScan.hexDigitValue(c) != nil }
 
-    @inline(__always) static func unhex(_ c: UInt8) -> UInt8 {
-        switch c {
-        case 0x30...0x39: return c - 0x30
-        case 0x61...0x66: return c - 0x61 + 10
-        case 0x41...0x46: return c - 0x41 + 10
-        default: return 0
-        }
-    }
+    /// Called only on a byte `isHex` accepted.
+    @inline(__always) static func unhex(_ c: UInt8) -> UInt8 { TextScan.hexDigitValue(c) ?? 0 }
 
     @inline(__always) static func isAlphaNum(_ c: UInt8) -> Bool {
         (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39)

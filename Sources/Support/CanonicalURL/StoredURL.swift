@@ -92,14 +92,6 @@ public enum StoredURL {
         return .success(text)
     }
 
-    /// The host of `url` when it is an IP literal, a dotted quad (`192.0.2.1`) or a bracketed
-    /// IPv6 address (`[2001:db8::1]`), for the address-range check; nil for host names,
-    /// unparsable URLs and obfuscated forms (which `validate` refuses outright).
-    public static func ipLiteralHost(of url: String) -> String? {
-        guard let parsed = try? GoURL.parse(Array(trimWhitespace(url).utf8)), !parsed.host.isEmpty else { return nil }
-        return literalHost(HostForms.split(parsed.host).name)
-    }
-
     private static func literalHost(_ name: [UInt8]) -> String? {
         if HostForms.isBracketedIPv6(name) { return String(decoding: name, as: UTF8.self).lowercased() }
         return HostForms.isDottedQuad(ascii: name) ? String(decoding: name, as: UTF8.self) : nil
@@ -228,7 +220,7 @@ enum PlainURLScan {
                 if b == 0x3F, section == 0 { section = 1 }
                 if b == 0x23, section < 2 { section = 2 }
                 if b == 0x25, section != 1 {
-                    guard k + 2 < s.count, isHex(s[k + 1]), isHex(s[k + 2]) else { return nil }
+                    guard k + 2 < s.count, GoEscaping.isHex(s[k + 1]), GoEscaping.isHex(s[k + 2]) else { return nil }
                 }
                 k += 1
             }
@@ -237,9 +229,6 @@ enum PlainURLScan {
     }
 
     @inline(__always) static func isTrimmed(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
-    @inline(__always) static func isHex(_ b: UInt8) -> Bool {
-        (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x66)
-    }
     @inline(__always) static func isHostByte(_ b: UInt8) -> Bool {
         (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x5F
     }
@@ -249,7 +238,7 @@ enum PlainURLScan {
         guard to > from else { return false }
         if (from..<to).allSatisfy({ s[$0] >= 0x30 && s[$0] <= 0x39 }) { return true }
         if to - from >= 2, s[from] == 0x30, s[from + 1] | 0x20 == 0x78 {
-            return (from + 2..<to).allSatisfy { isHex(s[$0]) }
+            return (from + 2..<to).allSatisfy { GoEscaping.isHex(s[$0]) }
         }
         return false
     }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A CPU budget for one parse or extraction (feeds, pages), measured on this thread's CPU clock
 /// (not wall time, so a busy machine does not fail parses that are merely slow to be scheduled).

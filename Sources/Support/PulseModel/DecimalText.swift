@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Numbers for log lines and progress output, as printf writes them. `String(format:)` lives in
 /// swift-corelibs-foundation, which the service does not link (it cost every start about 1 ms).

@@ -27,8 +27,8 @@ public struct SourceDefinition: Sendable, Equatable {
     /// false: the configured language is stored as it is, never detected (`language_detection: off`).
     public var languageDetection: Bool
 
-    public init(slug: String, name: String, feedURL: String, websiteURL: String?, categorySlug: String,
-                language: String, fetchIntervalHours: Int, maxContentLength: Int?, isActive: Bool?,
+    public init(slug: String, name: String, feedURL: String, websiteURL: String? = nil, categorySlug: String,
+                language: String, fetchIntervalHours: Int = 2, maxContentLength: Int? = nil, isActive: Bool? = nil,
                 languageDetection: Bool = true) {
         self.slug = slug
         self.name = name

@@ -119,21 +119,6 @@ public enum StoredText {
 
     static func isLineBreak(_ value: UInt32) -> Bool { HiddenCharacter.kind(value) == .lineBreak }
 
-    static func foldWhitespace(_ text: String) -> String {
-        TextScan.transform(text) { bytes, out in
-            var pendingSpace = false
-            TextScan.forEachScalar(bytes) { value, range in
-                if isWhitespace(value) {
-                    pendingSpace = !out.isEmpty
-                } else {
-                    if pendingSpace { out.append(0x20) }
-                    pendingSpace = false
-                    TextScan.appendScalar(bytes, range, to: &out)
-                }
-            }
-        }
-    }
-
     /// Unicode White_Space. The property's 25 code points are fixed by the standard (unchanged
     /// since Unicode 6.3), so they are listed here instead of a property-table lookup per scalar;
     /// PulseModelTests checks the list against `Unicode.Scalar.Properties.isWhitespace`.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Byte-level passes over valid UTF-8 (every Swift String is): the text rules that run on every
 /// stored article (StoredText, TextKey) decode scalars straight from the bytes and write bytes,
@@ -33,6 +29,17 @@ public enum TextScan {
     /// of ASCII text (no byte of a longer UTF-8 sequence is an ASCII letter).
     @inlinable
     public static func lowercasedASCII(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
+
+    /// The value of an ASCII hex digit (either case); nil for any other byte.
+    @inlinable
+    public static func hexDigitValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x61...0x66: byte - 0x61 + 10
+        case 0x41...0x46: byte - 0x41 + 10
+        default: nil
+        }
+    }
 
     /// True when every byte of `text` is ASCII: the guard of the byte-level shortcuts that are
     /// exact only for ASCII text.

@@ -31,13 +31,12 @@ struct BackfillMode {
     /// The mode's work; the first SIGINT/SIGTERM sets `stop` (`Lifecycle`).
     func run(stop: StopSignal) async -> Int32 {
         guard let conninfo = context.requiredDatabaseURL() else { return ExitStatus.usage }
-        do {
-            var settings = context.connectionSettings(conninfo)
-            // Search batches are short, but the check for rows left without a vector and the switch
-            // each read the whole table once: on millions of rows that outlasts the usual statement
-            // timeout, so, as for --migrate, none.
-            if pages == nil { settings.statementTimeoutMilliseconds = 0 }
-            let connection = try await PostgresConnection.connect(settings: settings, logger: context.logger)
+        var settings = context.connectionSettings(conninfo)
+        // Search batches are short, but the check for rows left without a vector and the switch
+        // each read the whole table once: on millions of rows that outlasts the usual statement
+        // timeout, so, as for --migrate, none.
+        if pages == nil { settings.statementTimeoutMilliseconds = 0 }
+        return await context.withConnection(settings) { connection in
             if let pages {
                 guard let line = try await fill(pages, store: ArticleStore(connection: connection), stop: stop) else {
                     return ExitStatus.usage
@@ -47,11 +46,7 @@ struct BackfillMode {
                 print(try await SearchBackfill(connection: connection, logger: context.logger)
                     .run(shouldStop: { stop.isStopped }).line)
             }
-            await connection.close()
             return ExitStatus.success
-        } catch {
-            context.fail("\(error)")
-            return ExitStatus.unavailable
         }
     }
 

@@ -13,7 +13,7 @@ extension PulseConfiguration {
         categories.map { CategoryDefinition(slug: $0.slug, name: $0.name, displayOrder: $0.displayOrder + 1) }
     }
 
-    var sourceDefinitions: [SourceDefinition] { sources.map(\.definition) }
+    var sourceDefinitions: [SourceDefinition] { sources }
 }
 
 extension PulseConfiguration {

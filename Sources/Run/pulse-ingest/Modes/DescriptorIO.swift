@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import FoundationEssentials
 import PulseConfig
 import PulseModel
@@ -61,6 +59,18 @@ func jsonBytes<T: Encodable>(_ value: T) -> [UInt8] {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return [UInt8]((try? encoder.encode(value)) ?? Data())
+}
+
+/// A JSON value written as null when absent (JSONEncoder's synthesized encoding leaves a nil out).
+struct Nullable<Value: Encodable>: Encodable {
+    let value: Value?
+
+    init(_ value: Value?) { self.value = value }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
 }
 
 /// A message on standard error, written whole and at once (it may be the process's last words).

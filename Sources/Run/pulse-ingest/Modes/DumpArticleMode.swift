@@ -39,7 +39,7 @@ struct DumpArticleMode {
     /// Pages are independent, so they are analysed on every core at once; the output keeps the
     /// order of the inputs.
     func run() async -> Int32 {
-        let fetcher = inputs.contains(where: Self.isURL) ? HTTPFetcher(configuration: fetcherConfiguration) : nil
+        let fetcher = inputs.contains(where: DumpFeedMode.isURL) ? HTTPFetcher(configuration: fetcherConfiguration) : nil
         defer { fetcher?.shutdown() }
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, inputs.count))
         var status = ExitStatus.success
@@ -122,14 +122,12 @@ struct DumpArticleMode {
         return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
-    static func isURL(_ input: String) -> Bool { input.hasPrefix("http://") || input.hasPrefix("https://") }
-
     private func process(_ input: String, pageURL: String?, fetcher: HTTPFetcher?) async -> Outcome {
         var url = pageURL
         var contentType: String?
         do {
             let bytes: [UInt8]
-            if Self.isURL(input), let fetcher {
+            if DumpFeedMode.isURL(input), let fetcher {
                 let response = try await fetcher.fetch(FetchRequest(url: input, kind: .page))
                 bytes = response.body
                 contentType = response.contentType

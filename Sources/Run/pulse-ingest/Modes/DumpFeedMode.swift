@@ -14,6 +14,7 @@ struct DumpFeedMode {
     let options: FeedParserOptions
     let fetcherConfiguration: FetcherConfiguration
 
+    /// An input of either dump mode that is fetched rather than read from a file.
     static func isURL(_ input: String) -> Bool { input.hasPrefix("http://") || input.hasPrefix("https://") }
 
     func run() async -> Int32 {
@@ -177,18 +178,6 @@ struct DumpFeedMode {
                      media_duration: Nullable(entry.mediaDurationSeconds))
             }
             dropped = document.dropped.map { Dropped(reason: $0.reason, title: Nullable($0.title)) }
-        }
-    }
-
-    /// A value written as null when absent (JSONEncoder's synthesized encoding leaves a nil out).
-    struct Nullable<Value: Encodable>: Encodable {
-        let value: Value?
-
-        init(_ value: Value?) { self.value = value }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
         }
     }
 }

@@ -16,8 +16,7 @@ struct MigrateMode {
         // create roles and schema objects.
         var settings = ConnectionSettings(conninfo: conninfo, assumeServiceRole: false)
         settings.statementTimeoutMilliseconds = 0
-        do {
-            let connection = try await PostgresConnection.connect(settings: settings, logger: context.logger)
+        return await context.withConnection(settings) { connection in
             let report = try await Migrator(logger: context.logger).migrate(on: connection)
             print(Self.describe(report))
             let sync = try await ArticleStore(connection: connection).synchronize(
@@ -25,11 +24,7 @@ struct MigrateMode {
                 sources: context.configuration.sourceDefinitions,
                 deactivateUnlisted: context.configuration.pruneUnlisted)
             print(Self.describe(sync))
-            await connection.close()
             return ExitStatus.success
-        } catch {
-            context.fail("\(error)")
-            return ExitStatus.unavailable
         }
     }
 

@@ -23,18 +23,10 @@ struct OnceMode {
     /// The mode's work; the first SIGINT/SIGTERM sets `stop` (`Lifecycle`).
     func run(stop: StopSignal) async -> Int32 {
         guard let conninfo = context.requiredDatabaseURL() else { return ExitStatus.usage }
-        let connection: PostgresConnection
-        do {
-            connection = try await PostgresConnection.connect(settings: context.connectionSettings(conninfo),
-                                                              logger: context.logger)
-        } catch {
-            context.fail("\(error)")
-            return ExitStatus.unavailable
-        }
-        let store = ArticleStore(connection: connection)
-        let fetcher = HTTPFetcher(configuration: fetcherConfiguration, logger: context.logger)
-        defer { fetcher.shutdown() }
-        do {
+        return await context.withConnection(context.connectionSettings(conninfo)) { connection in
+            let store = ArticleStore(connection: connection)
+            let fetcher = HTTPFetcher(configuration: fetcherConfiguration, logger: context.logger)
+            defer { fetcher.shutdown() }
             for slug in slugs where try await store.source(slug: slug) == nil {
                 context.fail("unknown source slug '\(slug)' (not in the database: run --migrate to sync \(context.configPath))")
                 return ExitStatus.usage
@@ -74,13 +66,9 @@ struct OnceMode {
             if let passError { throw passError }
             print(summary.line)
             if let notice = summary.allFailedNotice { print(notice) }
-            await connection.close()
             if summary.outcomes.isEmpty { return ExitStatus.success }
             if summary.failedCount == summary.outcomes.count { return ExitStatus.allFailed }
             return summary.failedCount > 0 ? ExitStatus.someFailed : ExitStatus.success
-        } catch {
-            context.fail("\(error)")
-            return ExitStatus.unavailable
         }
     }
 

@@ -12,16 +12,10 @@ struct PruneMode {
     func run() async -> Int32 {
         guard let conninfo = context.requiredDatabaseURL() else { return ExitStatus.usage }
         let windows = context.configuration.retention
-        do {
-            let connection = try await PostgresConnection.connect(settings: context.connectionSettings(conninfo),
-                                                                  logger: context.logger)
+        return await context.withConnection(context.connectionSettings(conninfo)) { connection in
             let counts = try await ArticleStore(connection: connection).prune(windows, dryRun: dryRun)
-            await connection.close()
             print(Self.describe(counts, windows, dryRun: dryRun))
             return ExitStatus.success
-        } catch {
-            context.fail("\(error)")
-            return ExitStatus.unavailable
         }
     }
 

@@ -88,6 +88,21 @@ struct RunContext {
                            lockTimeoutMilliseconds: environment.lockTimeoutMilliseconds)
     }
 
+    /// Connects with `settings`, runs `body` and closes the connection; an error of either is
+    /// printed and the mode exits with `ExitStatus.unavailable`.
+    func withConnection(_ settings: ConnectionSettings,
+                        _ body: (PostgresConnection) async throws -> Int32) async -> Int32 {
+        do {
+            let connection = try await PostgresConnection.connect(settings: settings, logger: logger)
+            let status = try await body(connection)
+            await connection.close()
+            return status
+        } catch {
+            fail("\(error)")
+            return ExitStatus.unavailable
+        }
+    }
+
     static func printError(_ message: String) {
         writeToStandardError("pulse-ingest: \(message)\n")
     }

@@ -42,15 +42,8 @@ struct ImportSourcesMode {
             return ExitStatus.dataError
         }
         let file = SourceFile.read(bytes, name: name, format: format, opml: OPMLParser.parse)
-        do {
-            let connection = try await PostgresConnection.connect(settings: context.connectionSettings(conninfo),
-                                                                  logger: context.logger)
-            let status = try await importSources(from: file, into: connection)
-            await connection.close()
-            return status
-        } catch {
-            context.fail("\(error)")
-            return ExitStatus.unavailable
+        return await context.withConnection(context.connectionSettings(conninfo)) { connection in
+            try await importSources(from: file, into: connection)
         }
     }
 
@@ -88,7 +81,7 @@ struct ImportSourcesMode {
         let missingCategories = context.configuration.categoryDefinitions.filter { category in
             !storedCategories.contains { $0.slug == category.slug }
         }
-        let report = try await store.synchronize(categories: missingCategories, sources: sources.map(\.definition),
+        let report = try await store.synchronize(categories: missingCategories, sources: sources,
                                                  deactivateUnlisted: false, dryRun: dryRun)
         let summary = MigrateMode.describe(report, origin: .file, namesAtMost: Self.namesShown)
         print("\(file.name): \(sources.count) source\(sources.count == 1 ? "" : "s") (\(file.format.rawValue))")
@@ -105,25 +98,20 @@ struct ExportSourcesMode {
 
     func run() async -> Int32 {
         guard let conninfo = context.requiredDatabaseURL() else { return ExitStatus.usage }
-        let text: String
-        do {
-            let connection = try await PostgresConnection.connect(settings: context.connectionSettings(conninfo),
-                                                                  logger: context.logger)
+        var output = ""
+        let status = await context.withConnection(context.connectionSettings(conninfo)) { connection in
             let store = ArticleStore(connection: connection)
             let sources = try await store.storedSources()
             let categories = try await store.storedCategories()
-            await connection.close()
             do {
-                text = try SourceExport.render(sources, categories: categories, as: format)
+                output = try SourceExport.render(sources, categories: categories, as: format)
             } catch {
                 context.fail("--export-sources --format \(format.rawValue): \(error)")
                 return ExitStatus.dataError
             }
-        } catch {
-            context.fail("\(error)")
-            return ExitStatus.unavailable
+            return ExitStatus.success
         }
-        var output = text
+        guard status == ExitStatus.success else { return status }
         if let code = output.withUTF8({ writeAll(STDOUT_FILENO, UnsafeRawBufferPointer($0)) }) {
             context.fail("--export-sources: cannot write to standard output: \(String(cString: strerror(code)))")
             return ExitStatus.unavailable

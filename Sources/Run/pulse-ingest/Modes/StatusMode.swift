@@ -19,14 +19,13 @@ struct StatusMode {
 
     func run() async -> Int32 {
         guard let conninfo = context.requiredDatabaseURL() else { return ExitStatus.usage }
-        do {
-            var settings = context.connectionSettings(conninfo)
-            // Every source is sorted on the server before the first row comes (5.6 s at 1,000,000
-            // on a loaded 2-core machine, more without parallel workers, as in a cursor).
-            if limit == nil, settings.statementTimeoutMilliseconds > 0 {
-                settings.statementTimeoutMilliseconds = max(settings.statementTimeoutMilliseconds, 600_000)
-            }
-            let connection = try await PostgresConnection.connect(settings: settings, logger: context.logger)
+        var settings = context.connectionSettings(conninfo)
+        // Every source is sorted on the server before the first row comes (5.6 s at 1,000,000
+        // on a loaded 2-core machine, more without parallel workers, as in a cursor).
+        if limit == nil, settings.statementTimeoutMilliseconds > 0 {
+            settings.statementTimeoutMilliseconds = max(settings.statementTimeoutMilliseconds, 600_000)
+        }
+        return await context.withConnection(settings) { connection in
             let store = ArticleStore(connection: connection)
             let now = Date()
             // The fleet's figures as the daemons keep them (computed here when no daemon has for
@@ -34,12 +33,8 @@ struct StatusMode {
             let gauges = json ? nil : try await store.fleetGauges(workerID: "--status", interval: Self.gaugesInterval, at: now)
             let output = StatusOutput(json: json, now: now)
             try await store.streamSourceStatuses(at: now, limit: limit) { batch in try output.write(batch) }
-            await connection.close()
             try output.finish(summary: json ? nil : Self.summary(gauges, shown: output.rowsWritten, limit: limit))
             return ExitStatus.success
-        } catch {
-            context.fail("\(error)")
-            return ExitStatus.unavailable
         }
     }
 
@@ -189,40 +184,27 @@ final class StatusOutput: Sendable {
 
 /// The `--json` shape: snake_case keys, every key present (null when unknown).
 private struct StatusJSON: Encodable {
-    let status: SourceStatus
-
-    enum Keys: String, CodingKey {
-        case slug, name, active, lastSuccessAt = "last_success_at", lastError = "last_error",
-             lastErrorAt = "last_error_at", consecutiveFailures = "consecutive_failures",
-             circuitOpenUntil = "circuit_open_until", nextDueAt = "next_due_at",
-             itemsLast24h = "items_last_24h", leasedBy = "leased_by", websub
+    struct Push: Encodable {
+        let state: String, hub: Nullable<String>, lease_until: Nullable<Date>
     }
 
-    enum PushKeys: String, CodingKey { case state, hub, leaseUntil = "lease_until" }
+    let slug, name: String, active: Bool, consecutive_failures, items_last_24h: Int
+    let last_success_at, last_error_at, circuit_open_until, next_due_at: Nullable<Date>
+    let last_error, leased_by: Nullable<String>
+    /// The subscription's state, hub and lease end, or null: the secret is never shown.
+    let websub: Nullable<Push>
 
-    init(status: SourceStatus) { self.status = status }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Keys.self)
-        try container.encode(status.slug, forKey: .slug)
-        try container.encode(status.name, forKey: .name)
-        try container.encode(status.isActive, forKey: .active)
-        try container.encode(status.lastSuccessAt, forKey: .lastSuccessAt)
-        try container.encode(status.lastError, forKey: .lastError)
-        try container.encode(status.lastErrorAt, forKey: .lastErrorAt)
-        try container.encode(status.consecutiveFailures, forKey: .consecutiveFailures)
-        try container.encode(status.circuitOpenUntil, forKey: .circuitOpenUntil)
-        try container.encode(status.nextDueAt, forKey: .nextDueAt)
-        try container.encode(status.itemsLast24Hours, forKey: .itemsLast24h)
-        try container.encode(status.leasedBy, forKey: .leasedBy)
-        // {"state", "hub", "lease_until"} or null: the secret is never shown.
-        if let state = status.websubState {
-            var push = container.nestedContainer(keyedBy: PushKeys.self, forKey: .websub)
-            try push.encode(state, forKey: .state)
-            try push.encode(status.websubHub, forKey: .hub)
-            try push.encode(status.websubLeaseUntil, forKey: .leaseUntil)
-        } else {
-            try container.encodeNil(forKey: .websub)
-        }
+    init(status: SourceStatus) {
+        (slug, name, active) = (status.slug, status.name, status.isActive)
+        (consecutive_failures, items_last_24h) = (status.consecutiveFailures, status.itemsLast24Hours)
+        last_success_at = Nullable(status.lastSuccessAt)
+        last_error_at = Nullable(status.lastErrorAt)
+        circuit_open_until = Nullable(status.circuitOpenUntil)
+        next_due_at = Nullable(status.nextDueAt)
+        last_error = Nullable(status.lastError)
+        leased_by = Nullable(status.leasedBy)
+        websub = Nullable(status.websubState.map {
+            Push(state: $0, hub: Nullable(status.websubHub), lease_until: Nullable(status.websubLeaseUntil))
+        })
     }
 }
