@@ -1,3 +1,4 @@
+import HTMLDocument
 import Testing
 @testable import Readability
 
@@ -61,5 +62,23 @@ struct StandfirstTests {
         #expect(Extractor.collapsingWhitespace("  a \n\t b\u{A0}c  ") == "a b c")
         #expect(Extractor.standfirstKey("short") == nil)
         #expect(Extractor.standfirstKey(String(repeating: "word ", count: 20))?.unicodeScalars.count == Extractor.standfirstKeyLength)
+    }
+
+    /// The worst page of this shape: a container of 20,000 empty elements, then 5,000 texts that
+    /// each open as the description. Every text's block is that container, which is read once, not
+    /// once per text, and every node read is on the extraction's meter (its work and CPU budget).
+    @Test func aContainerOfLookalikeTextsIsReadOnce() throws {
+        let lookalikes = String(repeating: "<i></i>", count: 20_000) + String(repeating: "Tide<br>", count: 5_000)
+        let html = Self.html(header: "<div class=\"intro\">\(lookalikes)</div>")
+        let extractor = Extractor(document: try HTMLDocument.parse(html: html), url: "https://news.example.com/a", options: .init())
+        _ = extractor.parse()
+        #expect(!extractor.arena.meter.exhausted, "the page must leave the budget to the rule")
+        let content = try #require(extractor.body)
+        let nodes = extractor.document.nodes.count
+        #expect(nodes > 30_000)
+        let before = extractor.arena.meter.visits
+        #expect(extractor.standfirst(missingFrom: "", before: content) == nil)
+        let read = extractor.arena.meter.visits - before
+        #expect(read > 0 && read <= 2 * nodes, "\(read) nodes read for a page of \(nodes)")
     }
 }

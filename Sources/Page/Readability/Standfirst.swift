@@ -45,8 +45,14 @@ extension Extractor {
         guard lastContent > 0 else { return nil }
         let nodes = document.nodes
         let limit = description.utf8.count * Self.standfirstBlockShare + 200
+        // Blocks already found to hold more than a lead: a hostile page sets thousands of texts
+        // opening as the description in one container, and each would read it again.
+        var containers = Set<Int>()
         var index = 1
         while index < min(Int(lastContent), nodes.count) {
+            // Every node read is counted on the extraction's meter, which holds its work and CPU.
+            arena.meter.visits += 1
+            guard !arena.meter.exhausted else { return nil }
             // A lead's first text opens as the description does: the only text nodes whose
             // block is read (most pages have hundreds of text nodes and one lead).
             guard nodes[index].kind == .text, TextScan.contains(nodes[index].text, opening),
@@ -56,8 +62,9 @@ extension Extractor {
             while Self.standfirstInlineTags.contains(nodes[block].tag), let up = nodes[block].parent?.index, up > 0 { block = up }
             // A link's text (a teaser's headline and summary) is not the lead.
             if nodes[block].tag == "a" { index = nodes[block].subtreeEnd; continue }
-            guard let blockText = Self.blockText(nodes, block, limit: limit) else {
+            guard !containers.contains(block), let blockText = blockText(nodes, block, limit: limit) else {
                 // A container of more than the lead: its own texts are read one by one.
+                containers.insert(block)
                 index += 1
                 continue
             }
@@ -79,13 +86,15 @@ extension Extractor {
         return Composition.composed(String(String.UnicodeScalarView(collapsed.unicodeScalars.prefix(standfirstKeyLength))))
     }
 
-    /// The text of `block`'s subtree, whitespace collapsed; nil when over `limit` UTF-8 bytes or
-    /// when it holds none.
-    private static func blockText(_ nodes: [HTMLDocument.Node], _ block: Int, limit: Int) -> String? {
+    /// The text of `block`'s subtree, whitespace collapsed; nil when over `limit` UTF-8 bytes, or
+    /// over `limit` nodes (a lead has fewer elements than bytes), or when it holds none.
+    private func blockText(_ nodes: [HTMLDocument.Node], _ block: Int, limit: Int) -> String? {
         var raw = ""
         var index = block + 1
+        guard nodes[block].subtreeEnd - index <= limit else { return nil }
+        arena.meter.visits += nodes[block].subtreeEnd - index
         while index < nodes[block].subtreeEnd {
-            if nodes[index].kind == .element, standfirstHiddenTags.contains(nodes[index].tag) {
+            if nodes[index].kind == .element, Self.standfirstHiddenTags.contains(nodes[index].tag) {
                 index = nodes[index].subtreeEnd
                 continue
             }
@@ -96,7 +105,7 @@ extension Extractor {
             index += 1
         }
         // Composed as the body's text is (`Composition`), so a decomposed page compares alike.
-        let text = Composition.composed(collapsingWhitespace(raw))
+        let text = Composition.composed(Self.collapsingWhitespace(raw))
         return text.isEmpty ? nil : text
     }
 
