@@ -30,15 +30,20 @@ struct DatabaseFaultTests {
         // its recovery is the pooler's (README, Production), so that fault is tested direct only.
         + [Fault.unreachable, .locked, .statementTimeout].map { ($0, .pooler) }
 
+    /// The test database migrated, and a superuser session on it (not `service_role`).
+    static func migratedAdmin(_ database: TestDatabase) async throws -> PostgresConnection {
+        let setup = try await database.migratedConnection()
+        await setup.close()
+        return try await database.connect(serviceRole: false)
+    }
+
     @Test(arguments: cases)
     func serviceRecoversAndLosesNothing(_ fault: Fault, _ path: Path) async throws {
         let feeds = try RotatingFeeds()
         defer { feeds.server.stop() }
         let range = 1...4
         try await TestDatabase.with { database in
-            let setup = try await database.migratedConnection()
-            await setup.close()
-            let admin = try await database.connect(serviceRole: false)
+            let admin = try await Self.migratedAdmin(database)
             let role = try await WorkerRole.create(admin: admin)
             let (folder, configPath) = try ServiceProcessTests.writeConfig(feeds.config(feeds: range))
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -130,9 +135,7 @@ struct DatabaseFaultTests {
         defer { feeds.server.stop() }
         let range = 1...2
         try await TestDatabase.with { database in
-            let setup = try await database.migratedConnection()
-            await setup.close()
-            let admin = try await database.connect(serviceRole: false)
+            let admin = try await Self.migratedAdmin(database)
             let locker = try await database.connect(serviceRole: false)
             try await locker.runOutsideTransaction("BEGIN", label: "lock")
             try await locker.runOutsideTransaction("LOCK TABLE public.sources IN ACCESS EXCLUSIVE MODE", label: "lock")

@@ -83,9 +83,9 @@ import Testing
         }
     }
 
-    @Test func dumpModesUseTheResolvePinsAndUserAgent() async throws {
-        let seen = HostsAndAgents()
-        let server = try LoopbackHTTPServer(routes: [
+    /// The feed and the page, each request's host and user agent recorded in `seen`.
+    static func recordingServer(_ seen: HostsAndAgents) throws -> LoopbackHTTPServer {
+        try LoopbackHTTPServer(routes: [
             "/feed.xml": { request, connection, _ in
                 seen.record(request)
                 connection.respond(200, headers: [("Content-Type", "application/rss+xml")], body: Array(Self.feed.utf8))
@@ -95,6 +95,11 @@ import Testing
                 connection.respond(200, headers: [("Content-Type", "text/html")], body: Array(Self.page.utf8))
             },
         ])
+    }
+
+    @Test func dumpModesUseTheResolvePinsAndUserAgent() async throws {
+        let seen = HostsAndAgents()
+        let server = try Self.recordingServer(seen)
         defer { server.stop() }
         let host = "feeds.intranet.example:\(server.port)"
         let environment = ["PULSE_RESOLVE": "\(host):127.0.0.1", "PULSE_USER_AGENT": "pulse-field-test/2.0",
@@ -121,12 +126,7 @@ import Testing
     /// a broken one stops the start with 64, naming the file.
     @Test func dumpModesFetchWithAnExplicitConfigsSettings() async throws {
         let seen = HostsAndAgents()
-        let server = try LoopbackHTTPServer(routes: [
-            "/feed.xml": { request, connection, _ in
-                seen.record(request)
-                connection.respond(200, headers: [("Content-Type", "application/rss+xml")], body: Array(Self.feed.utf8))
-            },
-        ])
+        let server = try Self.recordingServer(seen)
         defer { server.stop() }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dump-config-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
