@@ -55,7 +55,7 @@ let package = Package(
         ], path: "Sources/Fetch/HTTPFetcher"),
         // Sources from and to files (`--import-sources`, `--export-sources`): TSV, CSV and OPML (read by
         // FeedParser's OPMLParser, handed in), every row validated by PulseConfig's source rules.
-        .target(name: "SourceImport", dependencies: ["PulseConfig", "PulseModel", "CanonicalURL", "AddressPolicy"], path: "Sources/Config/SourceImport"),
+        .target(name: "SourceImport", dependencies: ["PulseConfig", "PulseModel", "TextSupport", "CanonicalURL", "AddressPolicy"], path: "Sources/Config/SourceImport"),
         // RSS/Atom with libxml2's streaming reader: formats, extensions, encodings, hostile-input guards.
         .target(name: "FeedParser", dependencies: ["CLibXML2", "CanonicalURL", "WebText", "PulseModel"], path: "Sources/Parse/FeedParser"),
         // The one table of HTML named entities and the charset evidence shared by feeds and pages.

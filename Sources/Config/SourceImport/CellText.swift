@@ -1,3 +1,5 @@
+import TextSupport
+
 /// How a value is written into a TSV or CSV cell, and read back, so that a spreadsheet never runs
 /// it and TSV can carry any value. Written by hand: no kept library does either.
 enum CellText {
@@ -26,21 +28,12 @@ enum CellText {
     /// the export.
     static func tsvEscaped(_ value: String) -> String {
         guard value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") }) else { return value }
-        var escaped = ""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\\": escaped += "\\\\"
-            case "\t": escaped += "\\t"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\u{0}"..."\u{1F}", "\u{7F}":
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                escaped += "\\x" + (hex.count == 1 ? "0" : "") + hex
-            default: escaped.unicodeScalars.append(scalar)
-            }
+        return TextScan.escaping(value) { scalar in
+            tsvEscapes[scalar] ?? (scalar.value < 0x20 || scalar.value == 0x7F ? "\\x" + TextScan.hex(scalar.value, width: 2, uppercase: true) : nil)
         }
-        return escaped
     }
+
+    private static let tsvEscapes: [Unicode.Scalar: String] = ["\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"]
 
     /// A TSV cell's value: the escapes `tsvEscaped` writes read back (`\xHH` only for the values it
     /// writes that way); any other backslash is kept as it is.

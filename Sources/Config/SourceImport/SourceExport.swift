@@ -1,5 +1,6 @@
 import PulseConfig
 import PulseModel
+import TextSupport
 
 /// A value the chosen format cannot carry, by source and column.
 public struct SourceExportError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -123,22 +124,16 @@ public enum SourceExport {
 
     /// `value` as a quoted XML attribute value.
     private static func attribute(_ value: String, slug: String, column: String) throws(SourceExportError) -> String {
-        var quoted = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "&": quoted += "&amp;"
-            case "<": quoted += "&lt;"
-            case ">": quoted += "&gt;"
-            case "\"": quoted += "&quot;"
-            case "\t": quoted += "&#9;"
-            case "\n": quoted += "&#10;"
-            case "\r": quoted += "&#13;"
-            case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}":
-                throw SourceExportError(slug: slug, column: column,
-                                        reason: "holds U+\(String(scalar.value, radix: 16, uppercase: true)), which XML 1.0 cannot carry")
-            default: quoted.unicodeScalars.append(scalar)
-            }
+        let escaped = try TextScan.escaping(value) { (scalar) throws(SourceExportError) -> String? in
+            if let escape = xmlEscapes[scalar] { return escape }
+            guard scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF else { return nil }
+            throw SourceExportError(slug: slug, column: column,
+                                    reason: "holds U+\(TextScan.hex(scalar.value, width: 1, uppercase: true)), which XML 1.0 cannot carry")
         }
-        return quoted + "\""
+        return "\"" + escaped + "\""
     }
+
+    private static let xmlEscapes: [Unicode.Scalar: String] = [
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "\t": "&#9;", "\n": "&#10;", "\r": "&#13;",
+    ]
 }

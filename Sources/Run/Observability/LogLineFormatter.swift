@@ -1,6 +1,7 @@
 import Glibc
 import FoundationEssentials
 import Logging
+import TextSupport
 
 /// Log line shape on stderr.
 public enum LogFormat: String, Sendable, CaseIterable {
@@ -133,33 +134,16 @@ public struct LogLineFormatter: Sendable {
     /// ways we do not control; this escapes exactly what RFC 8259 requires plus the characters
     /// that break line-oriented or JavaScript consumers.
     public static func jsonString(_ value: String) -> String {
-        var out = "\""
-        out.reserveCapacity(value.utf8.count + 2)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                let v = scalar.value
-                if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 {
-                    out += "\\u" + hex4(v)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        "\"" + TextScan.escaping(value) { scalar in
+            if let escape = jsonEscapes[scalar] { return escape }
+            let v = scalar.value
+            return v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 ? "\\u" + TextScan.hex(v, width: 4) : nil
+        } + "\""
     }
 
-    private static func hex4(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
+    private static let jsonEscapes: [Unicode.Scalar: String] = [
+        "\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\u{08}": "\\b", "\u{0C}": "\\f",
+    ]
 
     // MARK: time and priority
 

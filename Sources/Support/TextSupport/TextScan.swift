@@ -41,6 +41,24 @@ public enum TextScan {
         }
     }
 
+    /// `value` with each scalar `replacement` answers for replaced by the answer, the others kept: the
+    /// one escaping loop behind the log's JSON strings and the exports' TSV cells and XML attributes.
+    public static func escaping<Failure: Error>(_ value: String,
+                                                _ replacement: (Unicode.Scalar) throws(Failure) -> String?) throws(Failure) -> String {
+        var out = ""
+        out.reserveCapacity(value.utf8.count)
+        for scalar in value.unicodeScalars {
+            if let replaced = try replacement(scalar) { out += replaced } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
+    }
+
+    /// `value` in hexadecimal, zero-padded to at least `width` digits.
+    public static func hex(_ value: UInt32, width: Int, uppercase: Bool = false) -> String {
+        let digits = String(value, radix: 16, uppercase: uppercase)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
     /// True when every byte of `text` is ASCII: the guard of the byte-level shortcuts that are
     /// exact only for ASCII text.
     @inlinable
