@@ -7,8 +7,9 @@ import Testing
 /// Import settings as a deployment with the shipped categories, an empty database and no defaults.
 func settings(stored: [SourceDefinition] = [], category: String? = nil, language: String? = nil,
               defaults: SourceDefaults = SourceDefaults()) -> ImportSettings {
-    ImportSettings(defaults: defaults, categories: CategoryConfig.contractCategories, stored: stored,
-                   defaultCategory: category, defaultLanguage: language)
+    var settings = ImportSettings(defaults: defaults, categories: CategoryConfig.contractCategories, stored: stored)
+    (settings.defaultCategory, settings.defaultLanguage) = (category, language)
+    return settings
 }
 
 /// The text read as `format` and prepared as an import would.

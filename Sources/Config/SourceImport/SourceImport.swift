@@ -16,16 +16,10 @@ public struct ImportSettings: Sendable {
     /// `--language`: for rows that name no language.
     public var defaultLanguage: String?
     /// `--allow-networks`: where a row's IP-literal URL host may be (an intranet feed).
-    public var allowedNetworks: [CIDR]
+    public var allowedNetworks: [CIDR] = []
 
-    public init(defaults: SourceDefaults, categories: [CategoryConfig], stored: [SourceDefinition],
-                defaultCategory: String? = nil, defaultLanguage: String? = nil, allowedNetworks: [CIDR] = []) {
-        self.allowedNetworks = allowedNetworks
-        self.defaults = defaults
-        self.categories = categories
-        self.stored = stored
-        self.defaultCategory = defaultCategory
-        self.defaultLanguage = defaultLanguage
+    public init(defaults: SourceDefaults, categories: [CategoryConfig], stored: [SourceDefinition]) {
+        (self.defaults, self.categories, self.stored) = (defaults, categories, stored)
     }
 }
 

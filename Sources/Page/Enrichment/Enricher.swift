@@ -50,23 +50,16 @@ public struct EnrichmentResult: Sendable, Equatable {
 }
 
 public struct EnrichmentSettings: Sendable {
-    /// Article pages fetched at once (the fetcher's per-host politeness still applies).
-    public var concurrency: Int
+    /// Article pages fetched at once (the fetcher's per-host politeness still applies; below 1 counts as 1).
+    public var concurrency = 4
     /// A source's enrichment stops starting new pages after this long; rows keep what they have.
-    public var perSourceBudget: Duration
+    public var perSourceBudget: Duration = .seconds(60)
     /// Feed content counts as the full article when at least this much longer than the summary.
-    public var fullContentMargin: Int
+    public var fullContentMargin = 200
     public var pageBodyLimit: Int?
-    public var maxContentLength: Int
+    public var maxContentLength = FieldLimits.content
 
-    public init(concurrency: Int = 4, perSourceBudget: Duration = .seconds(60), fullContentMargin: Int = 200,
-                pageBodyLimit: Int? = nil, maxContentLength: Int = FieldLimits.content) {
-        self.concurrency = max(1, concurrency)
-        self.perSourceBudget = perSourceBudget
-        self.fullContentMargin = fullContentMargin
-        self.pageBodyLimit = pageBodyLimit
-        self.maxContentLength = maxContentLength
-    }
+    public init() {}
 }
 
 /// Fetches each article's page once (through the shared fetcher: SSRF guard, caps, per-host
@@ -97,7 +90,7 @@ public struct Enricher: Sendable {
             var running = 0
             var results: [EnrichmentResult] = []
             while true {
-                while running < settings.concurrency, ContinuousClock.now < deadline, let target = pending.popFirst() {
+                while running < max(1, settings.concurrency), ContinuousClock.now < deadline, let target = pending.popFirst() {
                     running += 1
                     group.addTask { await enrichOne(target) }
                 }

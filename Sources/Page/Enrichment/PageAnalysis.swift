@@ -38,8 +38,9 @@ public struct PageAnalysis: Sendable, Equatable {
         var metadata: PageMetadata
         var bodyText = article?.text
         if let article {
-            metadata = PageMetadata(title: article.title, byline: article.byline, excerpt: article.excerpt,
-                                    siteName: article.siteName, publishedTime: article.publishedTime)
+            metadata = PageMetadata(title: article.title)
+            (metadata.byline, metadata.excerpt) = (article.byline, article.excerpt)
+            (metadata.siteName, metadata.publishedTime) = (article.siteName, article.publishedTime)
         } else {
             metadata = OpenGraph.metadata(in: document, pageURL: pageURL, includeImage: true)
             metadata.title = metadata.title ?? document.title

@@ -16,15 +16,7 @@ public struct PageMetadata: Sendable, Equatable {
     /// publisher wrote it. Read only when the page's markup holds no article (client-rendered).
     public var articleBody: String?
 
-    public init(title: String? = nil, byline: String? = nil, excerpt: String? = nil, siteName: String? = nil,
-                publishedTime: String? = nil, imageURL: String? = nil) {
-        self.title = title
-        self.byline = byline
-        self.excerpt = excerpt
-        self.siteName = siteName
-        self.publishedTime = publishedTime
-        self.imageURL = imageURL
-    }
+    public init(title: String? = nil) { self.title = title }
 }
 
 public enum OpenGraph {

@@ -26,10 +26,12 @@ extension PulseConfiguration {
 
     /// One page fetch per new article: og:image, readable body, language.
     func enricher(fetcher: HTTPFetcher, logger: Logger) -> Enricher {
-        Enricher(fetcher: fetcher, settings: EnrichmentSettings(
-            concurrency: enrichment.concurrency, perSourceBudget: .seconds(enrichment.perSourceBudgetSeconds),
-            pageBodyLimit: fetch.pageBodyLimitBytes,
-            maxContentLength: defaults.maxContentLength), logger: logger)
+        var settings = EnrichmentSettings()
+        settings.concurrency = enrichment.concurrency
+        settings.perSourceBudget = .seconds(enrichment.perSourceBudgetSeconds)
+        settings.pageBodyLimit = fetch.pageBodyLimitBytes
+        settings.maxContentLength = defaults.maxContentLength
+        return Enricher(fetcher: fetcher, settings: settings, logger: logger)
     }
 
     /// The fetcher every mode that fetches uses: the `fetch:` section, the environment's

@@ -64,10 +64,10 @@ struct ImportSourcesMode {
             context.fail("--category: \(problem)")
             return ExitStatus.usage
         }
-        let settings = ImportSettings(defaults: context.configuration.defaults, categories: categories,
-                                      stored: try await store.storedSources(),
-                                      defaultCategory: defaultCategory, defaultLanguage: defaultLanguage,
-                                      allowedNetworks: context.allowedNetworks)
+        var settings = ImportSettings(defaults: context.configuration.defaults, categories: categories,
+                                      stored: try await store.storedSources())
+        (settings.defaultCategory, settings.defaultLanguage) = (defaultCategory, defaultLanguage)
+        settings.allowedNetworks = context.allowedNetworks
         let sources: [SourceConfig]
         switch SourceImport.sources(in: file, settings: settings) {
         case .success(let valid): sources = valid
