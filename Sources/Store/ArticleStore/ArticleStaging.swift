@@ -29,21 +29,11 @@ extension ArticleStore {
 
     /// The rows as one array literal per column, in the function's argument order.
     static func columnArrays(_ rows: ArraySlice<ArticleRow>) -> [String] {
-        func column(_ value: (ArticleRow) -> String?) -> String {
-            var literal = ArrayLiteral()
-            for row in rows { literal.append(value(row)) }
-            return literal.text
-        }
-        var mediaDurations = ArrayLiteral()
-        var languagesDetected = ArrayLiteral()
-        for row in rows {
-            mediaDurations.append(row.mediaDuration)
-            languagesDetected.append(row.languageDetected)
-        }
+        func column<Value: ArrayElement>(_ value: (ArticleRow) -> Value?) -> String { PostgresArray.column(rows, value) }
         return [
             column(\.title), column(\.summary), column(\.content), column(\.url), column(\.urlHash), column(\.imageURL),
             column(\.thumbnailURL), column(\.author), column(\.publishedAt), column(\.mediaType), column(\.mediaURL),
-            mediaDurations.text, column(\.mediaMimeType), column(\.language), languagesDetected.text,
+            column(\.mediaDuration), column(\.mediaMimeType), column(\.language), column(\.languageDetected),
         ]
     }
 }

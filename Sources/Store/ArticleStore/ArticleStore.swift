@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import Logging
 import Postgres
 import PulseModel

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import Postgres
 
 /// Per-source fetch state of the data contract (section 5): validators, failures, circuit breaker.
@@ -58,7 +57,6 @@ extension ArticleStore {
                 """, [sourceID, now, Self.circuitThreshold, schedule?.dueAt, schedule?.workerID],
                 label: "record fetch failure").rows.first
         }
-        return (row?.int("consecutive_failures") ?? 0,
-                row?["circuit_open_until"].flatMap(PostgresTimestamp.parse))
+        return (row?.int("consecutive_failures") ?? 0, row?.date("circuit_open_until"))
     }
 }

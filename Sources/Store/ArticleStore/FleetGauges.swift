@@ -78,7 +78,7 @@ extension ArticleStore {
                     gauges: FleetGauges(sources: row.int("sources") ?? 0, active: row.int("active") ?? 0,
                                         due: row.int("due") ?? 0, circuitOpen: row.int("circuit_open") ?? 0,
                                         failing: row.int("failing") ?? 0, estimated: row.bool("estimated") ?? false),
-                    computedAt: row["computed_at"].flatMap(PostgresTimestamp.parse) ?? now,
+                    computedAt: row.date("computed_at") ?? now,
                     computedBy: row["computed_by"] ?? "",
                     age: .milliseconds(Int64(max(0, (row["age"].flatMap { Double($0) } ?? 0) * 1000))),
                     computedHere: computedHere)

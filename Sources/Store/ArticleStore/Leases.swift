@@ -98,7 +98,7 @@ extension ArticleStore {
                 ORDER BY s.slug
                 """, [now, workerID, filter], label: "leased elsewhere").rows.map { row in
                 LeaseHolder(slug: row["slug"] ?? "", owner: row["claimed_by"] ?? "",
-                            until: row["lease_until"].flatMap(PostgresTimestamp.parse))
+                            until: row.date("lease_until"))
             }
         }
     }
@@ -132,7 +132,7 @@ extension ArticleStore {
         try await connection.withReconnect(label: "next due time") { db in
             try db.query("""
                 SELECT due_at FROM public.sources WHERE is_active ORDER BY due_at, slug LIMIT 1
-                """, label: "next due time").rows.first?["due_at"].flatMap(PostgresTimestamp.parse)
+                """, label: "next due time").rows.first?.date("due_at")
         }
     }
 }

@@ -40,8 +40,8 @@ public struct SourceRecord: Sendable, Equatable {
         etag = row["etag"]
         lastModified = row["last_modified"]
         consecutiveFailures = row.int("consecutive_failures") ?? 0
-        circuitOpenUntil = row["circuit_open_until"].flatMap(PostgresTimestamp.parse)
-        lastFetchedAt = row["last_fetched_at"].flatMap(PostgresTimestamp.parse)
+        circuitOpenUntil = row.date("circuit_open_until")
+        lastFetchedAt = row.date("last_fetched_at")
         isActive = row.bool("is_active") ?? true
         languageDetection = row.bool("language_detection") ?? true
         pushSubscribed = row.bool("push_subscribed") ?? false

@@ -149,14 +149,14 @@ extension ArticleStore {
 extension SourceStatus {
     init(row: QueryResult.Row) {
         self.init(slug: row["slug"] ?? "", name: row["name"] ?? "", isActive: row["active"] == "t",
-                  lastSuccessAt: row["last_fetched_at"].flatMap(PostgresTimestamp.parse),
+                  lastSuccessAt: row.date("last_fetched_at"),
                   lastError: row["last_error"],
-                  lastErrorAt: row["last_error_at"].flatMap(PostgresTimestamp.parse),
+                  lastErrorAt: row.date("last_error_at"),
                   consecutiveFailures: row.int("consecutive_failures") ?? 0,
-                  circuitOpenUntil: row["circuit_open_until"].flatMap(PostgresTimestamp.parse),
-                  nextDueAt: row["next_due"].flatMap(PostgresTimestamp.parse),
+                  circuitOpenUntil: row.date("circuit_open_until"),
+                  nextDueAt: row.date("next_due"),
                   itemsLast24Hours: row.int("recent") ?? 0,
                   leasedBy: row["leased_by"], websubState: row["websub_state"], websubHub: row["websub_hub"],
-                  websubLeaseUntil: row["websub_lease"].flatMap(PostgresTimestamp.parse))
+                  websubLeaseUntil: row.date("websub_lease"))
     }
 }

@@ -201,23 +201,10 @@ extension ArticleStore {
         """
 
     private static func columnArrays(_ sources: [SourceDefinition]) -> [any PostgresEncodable] {
-        var slugs = ArrayLiteral(), names = ArrayLiteral(), feedURLs = ArrayLiteral(), websites = ArrayLiteral()
-        var categories = ArrayLiteral(), languages = ArrayLiteral(), intervals = ArrayLiteral()
-        var maxLengths = ArrayLiteral(), active = ArrayLiteral(), detection = ArrayLiteral()
-        for source in sources {
-            slugs.append(source.slug)
-            names.append(source.name)
-            feedURLs.append(source.feedURL)
-            websites.append(source.websiteURL)
-            categories.append(source.categorySlug)
-            languages.append(source.language)
-            intervals.append(source.fetchIntervalHours)
-            maxLengths.append(source.maxContentLength)
-            active.append(source.isActive)
-            detection.append(source.languageDetection)
-        }
-        return [slugs.text, names.text, feedURLs.text, websites.text, categories.text, languages.text, intervals.text,
-                maxLengths.text, active.text, detection.text]
+        func column<Value: ArrayElement>(_ value: (SourceDefinition) -> Value?) -> String { PostgresArray.column(sources, value) }
+        return [column(\.slug), column(\.name), column(\.feedURL), column(\.websiteURL), column(\.categorySlug),
+                column(\.language), column(\.fetchIntervalHours), column(\.maxContentLength), column(\.isActive),
+                column(\.languageDetection)]
     }
 }
 

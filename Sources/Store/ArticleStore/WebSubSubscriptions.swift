@@ -36,8 +36,8 @@ public struct WebSubSubscription: Sendable, Equatable {
         callbackToken = row["callback_token"]
         state = row["state"].flatMap(State.init(rawValue:)) ?? .failed
         pendingMode = row["pending_mode"].flatMap(Mode.init(rawValue:))
-        leaseExpiresAt = row["lease_expires_at"].flatMap(PostgresTimestamp.parse)
-        requestedAt = row["requested_at"].flatMap(PostgresTimestamp.parse)
+        leaseExpiresAt = row.date("lease_expires_at")
+        requestedAt = row.date("requested_at")
         failures = row.int("failures") ?? 0
         sourceActive = row.bool("is_active") ?? false
     }

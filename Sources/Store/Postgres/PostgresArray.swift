@@ -1,50 +1,41 @@
-/// Text-format PostgreSQL array literals for parameters (`$1::text[]`). Every element is quoted
-/// and escaped, so any string is safe.
+/// Text-format PostgreSQL array literals for parameters (`$1::text[]`, `$2::integer[]`), built on
+/// bytes: `{"a","b\"c",NULL}`. Strings are quoted, with `"` and `\` escaped (the array input
+/// syntax), so any string is safe; integers and booleans are written bare.
 public enum PostgresArray {
-    public static func text(_ elements: [String?]) -> String {
-        var literal = ArrayLiteral()
-        for element in elements { literal.append(element) }
-        return literal.text
-    }
+    public static func text(_ elements: [String?]) -> String { column(elements) { $0 } }
 
-    public static func text(_ elements: [String]) -> String { text(elements.map { Optional($0) }) }
+    /// `value` of each of `rows`: one column of rows a statement reads back with `unnest`.
+    public static func column<Row, Value: ArrayElement>(_ rows: some Sequence<Row>, _ value: (Row) -> Value?) -> String {
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        for row in rows {
+            if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+            if let element = value(row) { element.appendArrayText(to: &bytes) } else { bytes.append(contentsOf: "NULL".utf8) }
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }
 
-/// One array literal built element by element on bytes: `{"a","b\"c",NULL}`. Strings are quoted,
-/// with `"` and `\` escaped (the array input syntax); integers and booleans are written bare.
-public struct ArrayLiteral: Sendable {
-    private var bytes: [UInt8] = [UInt8(ascii: "{")]
+/// A value an array literal holds, as its text there.
+public protocol ArrayElement {
+    func appendArrayText(to bytes: inout [UInt8])
+}
 
-    public init(reservingCapacity capacity: Int = 0) { bytes.reserveCapacity(capacity + 2) }
-
-    public mutating func append(_ value: String?) {
-        separate()
-        guard var value else { return bytes.append(contentsOf: "NULL".utf8) }
+extension String: ArrayElement {
+    public func appendArrayText(to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        value.withUTF8 { source in
-            for byte in source {
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
-                bytes.append(byte)
-            }
+        for byte in utf8 {
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+            bytes.append(byte)
         }
         bytes.append(UInt8(ascii: "\""))
     }
+}
 
-    public mutating func append(_ value: Int?) {
-        separate()
-        guard let value else { return bytes.append(contentsOf: "NULL".utf8) }
-        bytes.append(contentsOf: String(value).utf8)
-    }
+extension Int: ArrayElement {
+    public func appendArrayText(to bytes: inout [UInt8]) { bytes.append(contentsOf: String(self).utf8) }
+}
 
-    public mutating func append(_ value: Bool?) {
-        separate()
-        guard let value else { return bytes.append(contentsOf: "NULL".utf8) }
-        bytes.append(value ? UInt8(ascii: "t") : UInt8(ascii: "f"))
-    }
-
-    public var text: String { String(decoding: bytes + [UInt8(ascii: "}")], as: UTF8.self) }
-
-    private mutating func separate() {
-        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
-    }
+extension Bool: ArrayElement {
+    public func appendArrayText(to bytes: inout [UInt8]) { bytes.append(self ? UInt8(ascii: "t") : UInt8(ascii: "f")) }
 }

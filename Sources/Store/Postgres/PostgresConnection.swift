@@ -168,7 +168,7 @@ public actor PostgresConnection {
         let texts = parameters.map { $0.postgresText }
         if transactionDepth > 0 {
             return try exchange(label: label) { handle in
-                withOptionalCStringArray(texts) { values in
+                withCStringArray(texts) { values in
                     PQsendQueryParams(handle, sql, Int32(texts.count), nil, values, nil, nil, 0)
                 }
             }

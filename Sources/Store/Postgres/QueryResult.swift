@@ -1,4 +1,5 @@
 import CLibPQ
+import FoundationEssentials
 
 /// The rows of one statement, copied out of libpq's result (text format).
 public struct QueryResult: Sendable {
@@ -33,6 +34,7 @@ public struct QueryResult: Sendable {
         }
         public func int(_ name: String) -> Int? { self[name].flatMap { Int($0) } }
         public func bool(_ name: String) -> Bool? { self[name].map { $0 == "t" } }
+        public func date(_ name: String) -> Date? { self[name].flatMap(PostgresTimestamp.parse) }
     }
 
     final class ColumnIndex: Sendable {

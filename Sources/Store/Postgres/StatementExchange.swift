@@ -56,7 +56,7 @@ extension PostgresConnection {
         }
         guard PQenterPipelineMode(handle) == 1 else { throw lost(handle, label: label) }
         for statement in statements {
-            let sent = withOptionalCStringArray(statement.parameters) { values in
+            let sent = withCStringArray(statement.parameters) { values in
                 PQsendQueryParams(handle, statement.sql, Int32(statement.parameters.count), nil, values, nil, nil, 0)
             }
             guard sent == 1 else { throw lost(handle, label: label) }
