@@ -62,13 +62,13 @@ struct FreshClusterMigrationTests {
     @Test func aRoleIsNotHeldByAnotherDatabasesUnfinishedMigration() async throws {
         let role = "pulse_test_role_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let gateKey = Int64.random(in: 1...Int64.max)
-        let makesRole = Migration(version: 1, name: "role", sql: """
+        let makesRole = Migration(version: 1, name: "role", clusterRoles: [ClusterRole(role, creation: "CREATE ROLE \(role) NOLOGIN")], sql: """
             DO $$ BEGIN CREATE ROLE \(role) NOLOGIN;
             EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
-            """, adoption: nil, clusterRoles: [ClusterRole(role, creation: "CREATE ROLE \(role) NOLOGIN")])
+            """)
         let waitsAtTheGate = Migration(version: 2, name: "gate", sql: """
             SELECT set_config('lock_timeout', '0', true); SELECT pg_advisory_xact_lock(\(gateKey));
-            """, adoption: nil)
+            """)
         let logger = TestDatabase.logger
         try await TestDatabase.with { first in
             try await TestDatabase.with { second in

@@ -13,12 +13,7 @@ public struct Migration: Sendable {
     /// each in a short transaction of its own (see `Migrator.createClusterRoles`).
     public let clusterRoles: [ClusterRole]
 
-    init(version: Int, name: String, adoptsExistingSchema: Bool = false, clusterRoles: [ClusterRole] = [], sql: String) {
-        self.init(version: version, name: name, sql: sql,
-                  adoption: adoptsExistingSchema ? AdoptionProbe.forBaseMigration(version) : nil, clusterRoles: clusterRoles)
-    }
-
-    public init(version: Int, name: String, sql: String, adoption: AdoptionProbe?, clusterRoles: [ClusterRole] = []) {
+    public init(version: Int, name: String, adoption: AdoptionProbe? = nil, clusterRoles: [ClusterRole] = [], sql: String) {
         self.version = version
         self.name = name
         self.sql = sql
@@ -55,18 +50,6 @@ public enum AdoptionProbe: Sendable, Equatable {
     case functions([String])
     /// A query answering one boolean: true when the database already has this step's result.
     case condition(String)
-
-    static func forBaseMigration(_ version: Int) -> AdoptionProbe? {
-        switch version {
-        case 1: .relations(["categories", "sources", "articles", "fetch_logs",
-                            "articles_with_source", "source_health"])
-        case 2: .functions(["search_articles", "cleanup_old_articles", "prune_old_image_urls",
-                            "prune_old_content", "batch_update_article_images",
-                            "batch_update_article_content", "bump_backfill_attempts",
-                            "batch_update_source_fetch_state", "get_db_size_bytes"])
-        default: nil
-        }
-    }
 
     var names: [String] {
         switch self {

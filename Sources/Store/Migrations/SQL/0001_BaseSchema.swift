@@ -1,8 +1,10 @@
 // The Pulse schema of the data contract, for a vanilla PostgreSQL (>= 15). On a database that
 // already holds it (created by the backend's Supabase migrations) this migration is adopted, not
-// run: see `Migrator.adoptionState`.
+// run: see `Migrator.shouldAdopt`.
 extension Migration {
-    static let baseSchema = Migration(version: 1, name: "base schema", adoptsExistingSchema: true, clusterRoles: [
+    static let baseSchema = Migration(version: 1, name: "base schema", adoption: .relations([
+        "categories", "sources", "articles", "fetch_logs", "articles_with_source", "source_health",
+    ]), clusterRoles: [
         ClusterRole("anon", creation: "CREATE ROLE anon NOLOGIN"),
         ClusterRole("authenticated", creation: "CREATE ROLE authenticated NOLOGIN"),
         ClusterRole("service_role", creation: "CREATE ROLE service_role NOLOGIN BYPASSRLS"),

@@ -1,7 +1,11 @@
 // The RPCs of the data contract. All SECURITY DEFINER with an empty search_path and fully
 // qualified names, so a caller's search_path cannot redirect them.
 extension Migration {
-    static let baseFunctions = Migration(version: 2, name: "base functions", adoptsExistingSchema: true, sql: #"""
+    static let baseFunctions = Migration(version: 2, name: "base functions", adoption: .functions([
+        "search_articles", "cleanup_old_articles", "prune_old_image_urls", "prune_old_content",
+        "batch_update_article_images", "batch_update_article_content", "bump_backfill_attempts",
+        "batch_update_source_fetch_state", "get_db_size_bytes",
+    ]), sql: #"""
 CREATE FUNCTION public.search_articles(
     search_query text, result_limit integer DEFAULT 20,
     search_language text DEFAULT NULL, result_offset integer DEFAULT 0)

@@ -4,13 +4,13 @@
 // backend's own migrations built already has them: there the step is adopted, untouched.
 extension Migration {
     static let upstreamParity = Migration(
-        version: 6, name: "upstream rpc parity", sql: upstreamParitySQL,
+        version: 6, name: "upstream rpc parity",
         adoption: .condition("""
             SELECT EXISTS (
                 SELECT 1 FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
                 WHERE n.nspname = 'public' AND p.proname = 'cleanup_old_articles'
                   AND p.proargnames = ARRAY['days_to_keep'])
-            """))
+            """), sql: upstreamParitySQL)
 }
 
 /// The caller gate, inlined in each write function: a PostgREST caller whose JWT says

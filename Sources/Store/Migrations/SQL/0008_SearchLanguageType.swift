@@ -6,13 +6,13 @@
 // function already says `character varying`, the step is adopted untouched.
 extension Migration {
     static let searchLanguageType = Migration(
-        version: 8, name: "search_articles language type", sql: searchLanguageTypeSQL,
+        version: 8, name: "search_articles language type",
         adoption: .condition("""
             SELECT NOT EXISTS (SELECT 1 FROM pulse_ingest.schema_migrations WHERE version = 2 AND mode = 'applied')
                 OR coalesce(pg_catalog.pg_get_function_result(
                        pg_catalog.to_regprocedure('public.search_articles(text, integer, text, integer)'))
                    LIKE '%language character varying%', false)
-            """))
+            """), sql: searchLanguageTypeSQL)
 }
 
 private let searchLanguageTypeSQL = #"""

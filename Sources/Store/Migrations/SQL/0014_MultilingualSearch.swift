@@ -7,7 +7,7 @@
 // the index CONCURRENTLY, then switches search over; until then search_articles answers as before.
 extension Migration {
     static let multilingualSearch = Migration(version: 14, name: "multilingual search",
-                                              sql: multilingualSearchSQL + multilingualSearchFormsSQL, adoption: nil)
+                                              sql: multilingualSearchSQL + multilingualSearchFormsSQL)
 }
 
 private let multilingualSearchSQL = #"""
