@@ -13,7 +13,7 @@ struct EnvironmentSettingsTests {
         #expect(settings.lockTimeoutMilliseconds == 5_000)
         #expect(settings.autoMigrate == false)
         #expect(settings.logLevel == .info)
-        #expect(settings.userAgent == nil)
+        #expect(settings.fetch.userAgent == nil)
         #expect(settings.allowNetworks == nil)
         #expect(settings.description.contains("DATABASE_URL=<unset>"))
     }
@@ -29,7 +29,7 @@ struct EnvironmentSettingsTests {
             "PULSE_LOG_LEVEL": "DEBUG",
         ])
         #expect(settings.databaseURL == "postgresql://writer@db.internal:5432/pulse?sslmode=require")
-        #expect(settings.userAgent == "custom/1.0")
+        #expect(settings.fetch.userAgent == "custom/1.0")
         #expect(settings.statementTimeoutMilliseconds == 15_000)
         #expect(settings.lockTimeoutMilliseconds == 2_000)
         #expect(settings.allowNetworks == "127.0.0.0/8, ::1/128")
@@ -54,7 +54,7 @@ struct EnvironmentSettingsTests {
 
     @Test func resolvePinsAreReadInOrder() throws {
         let settings = try EnvironmentSettings(environment: ["PULSE_RESOLVE": "a1.example:8080:127.0.0.1, b.example:443:[::1]"])
-        #expect(settings.resolve == ["a1.example:8080:127.0.0.1", "b.example:443:[::1]"])
+        #expect(settings.fetch.resolve == ["a1.example:8080:127.0.0.1", "b.example:443:[::1]"])
     }
 
     /// A folder holding a PEM bundle (`ca.pem`), a folder of hashed names (`hashed/`), a key
@@ -137,4 +137,9 @@ struct EnvironmentSettingsTests {
         }
         #expect(settings.description.contains("DATABASE_URL=<set>"))
     }
+}
+
+extension EnvironmentSettings {
+    /// The settings of an environment given whole.
+    init(environment: [String: String]) throws { try self.init(lookup: { environment[$0] }) }
 }

@@ -173,7 +173,7 @@ struct FieldRuleTests {
     @Test func userAgentRuleMatchesFoundations() {
         func old(_ agent: String) -> String? {
             if agent.trimmingCharacters(in: .whitespaces).isEmpty { return "must not be empty" }
-            if agent.unicodeScalars.contains(where: FieldRules.isControlOrBidi) { return "must not contain control characters" }
+            if agent.unicodeScalars.contains(where: HiddenCharacter.isHidden) { return "must not contain control characters" }
             if !agent.unicodeScalars.allSatisfy(\.isASCII) { return "must be ASCII" }
             if agent.utf8.count > 512 { return "must be at most 512 characters" }
             return nil

@@ -24,6 +24,13 @@ public struct ConfigIssue: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+extension [ConfigIssue] {
+    /// In line order (stable, so issues of one line keep the order they were found in).
+    public var inLineOrder: [ConfigIssue] {
+        enumerated().sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }.map(\.element)
+    }
+}
+
 /// Every problem found while loading a configuration file (all of them, not just the first).
 public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     public var file: String

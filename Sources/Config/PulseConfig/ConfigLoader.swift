@@ -1,6 +1,7 @@
 import AddressPolicy
 import Glibc
 import PulseModel
+import TextSupport
 import Yams
 
 /// Loads and validates feeds.yaml.
@@ -51,7 +52,7 @@ public enum ConfigLoader {
         guard let walked else {
             throw ConfigError(file: file, message: "configuration file is empty (expected 'version' and 'sources')")
         }
-        guard let config = walked, diag.issues.isEmpty else { throw ConfigError(file: file, issues: diag.sortedIssues) }
+        guard let config = walked, diag.issues.isEmpty else { throw ConfigError(file: file, issues: diag.issues.inLineOrder) }
         return config
     }
 }
@@ -256,7 +257,7 @@ func userAgentProblem(_ agent: String) -> String? {
     if agent.unicodeScalars.allSatisfy({ $0 == "\t" || $0 == "\u{200B}" || $0.properties.generalCategory == .spaceSeparator }) {
         return "must not be empty"
     }
-    if agent.unicodeScalars.contains(where: FieldRules.isControlOrBidi) { return "must not contain control characters" }
+    if agent.unicodeScalars.contains(where: HiddenCharacter.isHidden) { return "must not contain control characters" }
     if !agent.unicodeScalars.allSatisfy(\.isASCII) { return "must be ASCII" }
     if agent.utf8.count > 512 { return "must be at most 512 characters" }
     return nil

@@ -21,7 +21,7 @@ public struct ConfigSummary: Sendable, Equatable, CustomStringConvertible {
         version = config.version
         categoryCount = config.categories.count
         totalSources = config.sources.count
-        activeSources = config.sources.filter(\.impliedActive).count
+        activeSources = config.activeSources.count
         inactiveSources = totalSources - activeSources
         // Counted in a list, not a dictionary: the codes are few (checked ISO 639-1), and in a
         // one-shot --check-config a `[String: ...]` costs a runtime search of every protocol

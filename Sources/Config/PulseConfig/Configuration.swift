@@ -22,10 +22,6 @@ public struct PulseConfiguration: Sendable, Equatable {
     /// The built-in defaults (what the modes that read no feeds.yaml use); ConfigLoader sets what the file names.
     public init() {}
 
-    public func category(slug: String) -> CategoryConfig? {
-        categories.first { $0.slug == slug }
-    }
-
     public var activeSources: [SourceConfig] { sources.filter(\.impliedActive) }
 }
 

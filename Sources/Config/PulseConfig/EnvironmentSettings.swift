@@ -1,7 +1,7 @@
 import PulseModel
 
 /// Settings that come from the process environment (secrets and deployment knobs never live in
-/// feeds.yaml). Build it from `ProcessInfo.processInfo.environment`.
+/// feeds.yaml).
 public struct EnvironmentSettings: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
@@ -15,10 +15,6 @@ public struct EnvironmentSettings: Sendable, Equatable, CustomStringConvertible,
     public var databaseURL: String?
     /// `PULSE_USER_AGENT`, `PULSE_RESOLVE`, `PULSE_CA_FILE` and `PULSE_CA_PATH`.
     public var fetch: FetchEnvironment
-    /// `PULSE_USER_AGENT`, overriding `fetch.user_agent` when set.
-    public var userAgent: String? { fetch.userAgent }
-    /// `PULSE_RESOLVE` (see `FetchEnvironment.resolve`).
-    public var resolve: [String] { fetch.resolve }
     public var statementTimeoutMilliseconds: Int
     public var lockTimeoutMilliseconds: Int
     /// `PULSE_ALLOW_NETWORKS`, kept raw for the address policy to parse.
@@ -28,14 +24,9 @@ public struct EnvironmentSettings: Sendable, Equatable, CustomStringConvertible,
 
     public static let timeoutRange = 1...3_600_000
 
-    /// Reads the variables; every invalid one is reported in one `EnvironmentError`.
-    /// Empty values count as unset.
-    public init(environment: [String: String]) throws {
-        try self.init(lookup: { environment[$0] })
-    }
-
-    /// The same, reading each variable through `lookup` (the process passes getenv: building
-    /// ProcessInfo's dictionary of the whole environment was a few percent of a start).
+    /// Reads the variables, each through `lookup` (the process passes getenv: building
+    /// ProcessInfo's dictionary of the whole environment was a few percent of a start); every
+    /// invalid one is reported in one `EnvironmentError`. Empty values count as unset.
     public init(lookup: (String) -> String?) throws {
         var problems: [EnvironmentError.Problem] = []
         func value(_ name: String) -> String? {

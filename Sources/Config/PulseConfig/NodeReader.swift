@@ -26,13 +26,6 @@ final class Diagnostics {
     func error(_ message: String, at mark: Mark?, source: String? = nil) {
         issues.append(ConfigIssue(file: file, line: line(mark), source: source, message: message))
     }
-
-    /// Issues in line order (stable, so messages about one line keep their discovery order).
-    var sortedIssues: [ConfigIssue] {
-        issues.enumerated()
-            .sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }
-            .map(\.element)
-    }
 }
 
 /// Rejects YAML anchors/aliases: they are never needed in this file, and refusing them rules

@@ -34,7 +34,8 @@ struct SourceListParser {
         var sources: [SourceConfig] = []
         for (index, node) in nodes.enumerated() {
             // Label the source before validating it, so even its key errors name it.
-            let label = (aliases[index] ? nil : Self.slug(of: node))?.nilIfEmpty.map(FieldRules.printable) ?? "#\(index + 1)"
+            let slug = aliases[index] ? nil : Self.slug(of: node)
+            let label = slug.flatMap { $0.isEmpty ? nil : FieldRules.printable($0) } ?? "#\(index + 1)"
             labels.append(label)
             guard let map = MappingView(node, section: "source", allowedKeys: Self.keys, source: label, diag) else {
                 continue
@@ -82,16 +83,6 @@ struct SourceListParser {
         value.anchor != nil && precedes(value.mark, key.mark)
     }
 
-    /// Why `category` is none of `categories` (with a did-you-mean and the known slugs), or nil.
-    static func categoryProblem(_ category: String, in categories: [CategoryConfig]) -> String? {
-        guard !categories.contains(where: { $0.slug == category }) else { return nil }
-        var known: [String] = []
-        for category in categories where !known.contains(category.slug) { known.append(category.slug) }
-        var message = "unknown category '\(FieldRules.printable(category))'"
-        if let guess = closestKey(to: category, in: known) { message += " (did you mean '\(guess)'?)" }
-        return message + "; known categories: " + known.joined(separator: ", ")
-    }
-
     /// nil when a required field is missing or invalid (already reported).
     private func parseSource(_ map: MappingView, label: String) -> SourceConfig? {
         var valid = true
@@ -120,7 +111,7 @@ struct SourceListParser {
         let websiteURL = url("website_url", required: false)
 
         let category = map.string("category", required: true)
-        if let category, let problem = Self.categoryProblem(category, in: categories) { report(problem, "category") }
+        if let category, let problem = SourceTable.categoryProblem(category, in: categories) { report(problem, "category") }
 
         let language = map.string("language", required: true)
         if let language, let problem = FieldRules.languageProblem(language) { report(problem, "language") }
@@ -146,10 +137,6 @@ struct SourceListParser {
 func precedes(_ mark: Mark?, _ other: Mark?) -> Bool {
     guard let mark, let other else { return false }
     return (mark.line, mark.column) < (other.line, other.column)
-}
-
-extension String {
-    var nilIfEmpty: String? { isEmpty ? nil : self }
 }
 
 /// For each text, the position of the first earlier equal one (nil for a first occurrence or no

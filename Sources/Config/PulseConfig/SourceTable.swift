@@ -56,13 +56,15 @@ public enum SourceTable {
     /// Why `code` is not a language a source may have, or nil.
     public static func languageProblem(_ code: String) -> String? { FieldRules.languageProblem(code) }
 
-    /// Why `slug` is not a category of `categories`, or nil.
-    public static func categoryProblem(_ slug: String, in categories: [CategoryConfig]) -> String? {
-        SourceListParser.categoryProblem(slug, in: categories)
+    /// Why `category` is none of `categories` (with a did-you-mean and the known slugs), or nil.
+    public static func categoryProblem(_ category: String, in categories: [CategoryConfig]) -> String? {
+        guard !categories.contains(where: { $0.slug == category }) else { return nil }
+        var known: [String] = []
+        for category in categories where !known.contains(category.slug) { known.append(category.slug) }
+        var message = "unknown category '\(FieldRules.printable(category))'"
+        if let guess = closestKey(to: category, in: known) { message += " (did you mean '\(guess)'?)" }
+        return message + "; known categories: " + known.joined(separator: ", ")
     }
-
-    /// Why `slug` is not a valid source slug, or nil.
-    public static func slugProblem(_ slug: String) -> String? { FieldRules.slugProblem(slug) }
 
     /// The rows as sources, validated exactly as feeds.yaml's `sources:` list with these defaults,
     /// categories and allowed networks: the rows are written as the YAML list they stand for and read by the same walk.
@@ -86,7 +88,7 @@ public enum SourceTable {
                 SourceListParser(diag: diag, defaults: defaults, categories: categories, allowedNetworks: allowedNetworks)
                     .parse(root?.sequence.map(Array.init) ?? [])
             }
-            return (sources, diag.sortedIssues)
+            return (sources, diag.issues.inLineOrder)
         } catch {
             // Not expected (the text is written below), but never dropped.
             return ([], [ConfigIssue(file: file, line: nil, source: nil, message: error.message)])

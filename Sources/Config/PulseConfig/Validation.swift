@@ -42,7 +42,7 @@ enum FieldRules {
         if !name.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }), name.unicodeScalars.allSatisfy(TextScan.isWhitespace) {
             return "name must not be empty"
         }
-        if name.unicodeScalars.contains(where: isControlOrBidi) {
+        if name.unicodeScalars.contains(where: HiddenCharacter.isHidden) {
             return "name must not contain control or bidirectional-override characters"
         }
         if name.unicodeScalars.count > maxLength {
@@ -77,13 +77,10 @@ enum FieldRules {
         }
     }
 
-    /// Any `HiddenCharacter`: controls, line separators, direction controls, invisible characters.
-    static func isControlOrBidi(_ scalar: Unicode.Scalar) -> Bool { HiddenCharacter.isHidden(scalar) }
-
     /// Echoes a bad value in a message without letting control characters into logs.
     static func printable(_ value: String) -> String {
-        if value.utf8.count <= 120, !value.unicodeScalars.contains(where: isControlOrBidi) { return value }
-        let cleaned = String(String.UnicodeScalarView(value.unicodeScalars.map { isControlOrBidi($0) ? "?" : $0 }))
+        if value.utf8.count <= 120, !value.unicodeScalars.contains(where: HiddenCharacter.isHidden) { return value }
+        let cleaned = String(String.UnicodeScalarView(value.unicodeScalars.map { HiddenCharacter.isHidden($0) ? "?" : $0 }))
         return cleaned.count > 120 ? String(cleaned.prefix(120)) + "..." : cleaned
     }
 }

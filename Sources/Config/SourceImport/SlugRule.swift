@@ -21,12 +21,6 @@ enum SlugRule {
         return "source"
     }
 
-    /// `base`, or `base-N` with the smallest N >= 2 not in `taken`, within the length limit.
-    static func unused(_ base: String, taken: Set<String>) -> String {
-        var slugs = Taken(taken)
-        return slugs.unused(base)
-    }
-
     /// The slugs in use, and for each base the number its search for a free `-N` reached. Slugs
     /// are only ever added, so every number below that one is still taken and the next search
     /// starts there: N rows of one name cost N look-ups in all, not N²/2 (20,000 rows of one name

@@ -64,16 +64,21 @@ public struct SourceFile: Sendable, Equatable {
         issues.append(ConfigIssue(file: name, line: line, source: source, message: message))
     }
 
+    /// The file without its UTF-8 byte order mark; nil (reported) when it is not UTF-8 text.
+    private mutating func utf8Body(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        var body = bytes[...]
+        if body.starts(with: Self.utf8BOM) { body = body.dropFirst(3) }
+        guard let line = DelimitedText.firstLineNotUTF8(body) else { return body }
+        issue("not UTF-8 text (save the file as UTF-8)", line: line)
+        return nil
+    }
+
     // MARK: OPML
 
     private mutating func readOPML(_ bytes: [UInt8], _ parse: OPMLReading) {
         // An import file is UTF-8, whatever its XML declaration says, as a TSV or CSV is: the
         // feed parser's charset guessing would read a stray byte as Latin-1 and drop a NUL.
-        var body = bytes[...]
-        if body.starts(with: Self.utf8BOM) { body = body.dropFirst(3) }
-        if let line = DelimitedText.firstLineNotUTF8(body) {
-            return issue("not UTF-8 text (save the file as UTF-8)", line: line)
-        }
+        guard let body = utf8Body(bytes) else { return }
         if let (line, byte) = DelimitedText.firstControl(in: body, allowing: [0x09, 0x0A, 0x0D]) {
             let name = byte == 0 ? "a NUL byte" : "the control character U+00" + (byte < 0x10 ? "0" : "")
                 + String(byte, radix: 16, uppercase: true)
@@ -121,11 +126,7 @@ public struct SourceFile: Sendable, Equatable {
     // MARK: TSV and CSV
 
     private mutating func readTable(_ bytes: [UInt8]) {
-        var body = bytes[...]
-        if body.starts(with: Self.utf8BOM) { body = body.dropFirst(3) }
-        if let line = DelimitedText.firstLineNotUTF8(body) {
-            return issue("not UTF-8 text (save the file as UTF-8)", line: line)
-        }
+        guard let body = utf8Body(bytes) else { return }
         var records: [DelimitedText.Record] = []
         if format == .tsv {
             records = DelimitedText.tsvRecords(body)

@@ -89,12 +89,7 @@ public enum SourceImport {
         let validated = SourceTable.validate(rows, file: file.name, defaults: settings.defaults,
                                              categories: settings.categories, allowedNetworks: settings.allowedNetworks)
         issues += validated.issues
-        guard issues.isEmpty else {
-            let ordered = issues.enumerated()
-                .sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }
-                .map(\.element)
-            return .failure(ConfigError(file: file.name, issues: ordered))
-        }
+        guard issues.isEmpty else { return .failure(ConfigError(file: file.name, issues: issues.inLineOrder)) }
         return .success(validated.sources)
     }
 
