@@ -55,7 +55,7 @@ public actor PostgresConnection {
 
     /// One connection attempt plus session set-up (timeouts, role).
     public func open() throws {
-        closeHandle()
+        close()
         // libpq's own parse errors quote the string (a password with a bad escape, a whole URI).
         if case .failure(let problem) = connectionString {
             throw PostgresError(kind: .client, statement: nil, message: "DATABASE_URL \(problem)")
@@ -110,9 +110,7 @@ public actor PostgresConnection {
     /// The server process id of this session (for tests and diagnostics).
     public var backendPID: Int32 { handle.map { PQbackendPID($0) } ?? 0 }
 
-    public func close() { closeHandle() }
-
-    func closeHandle() {
+    public func close() {
         if let handle { PQfinish(handle) }
         handle = nil
         transactionDepth = 0
@@ -257,7 +255,7 @@ public actor PostgresConnection {
             logger.warning("PostgreSQL session unusable; reconnecting to retry once", metadata: [
                 "statement": "\(label)", "error": "\(error)",
             ])
-            closeHandle()
+            close()
             try await reconnect(maximumAttempts: Self.retryConnectAttempts)
             return try body(self)
         } catch let error as PostgresError where error.isRetryableConflict {

@@ -96,7 +96,7 @@ extension PostgresConnection {
                 let left = deadline - ContinuousClock.now
                 guard left > .zero else {
                     let seconds = answerTimeout.map { $0.components.seconds } ?? 0
-                    closeHandle()
+                    close()
                     throw PostgresError(kind: .connectionLost, statement: label,
                                         message: "no answer within \(seconds) s; the session was closed")
                 }
@@ -113,7 +113,7 @@ extension PostgresConnection {
     /// The connection's loss as an error (libpq's own words); the session is closed.
     private func lost(_ handle: OpaquePointer, label: String) -> PostgresError {
         let error = PostgresError(kind: .connectionLost, statement: label, message: errorText(handle))
-        closeHandle()
+        close()
         return error
     }
 }
