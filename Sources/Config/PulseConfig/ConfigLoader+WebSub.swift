@@ -1,3 +1,4 @@
+import AddressPolicy
 import Yams
 
 /// The `websub:` section. Strict like the others: unknown keys, a callback that a hub could not
@@ -23,9 +24,10 @@ extension ConfigParser {
             }
         }
         if let listen = map.string("listen", required: settings.enabled) {
-            if let (host, port) = WebSubSettings.parseListen(listen) {
-                settings.listenHost = host
-                settings.listenPort = port
+            // The listen-address rule of `--metrics-address`; a hub needs a fixed port, so not 0.
+            if let address = try? ListenAddress(parsing: listen), address.port != 0 {
+                settings.listenHost = address.host
+                settings.listenPort = Int(address.port)
             } else {
                 diag.error("'listen' must be an IP address and a port, like 127.0.0.1:8089 or [::1]:8089 (got '\(FieldRules.printable(String(listen.prefix(80))))')",
                            at: map.mark(of: "listen"))

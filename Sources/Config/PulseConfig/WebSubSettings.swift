@@ -1,5 +1,3 @@
-import AddressPolicy
-
 /// `websub:` in feeds.yaml: the push subscriber (W3C WebSub). Off by default; when on, the service
 /// runs a listener on `listen` (behind the operator's TLS reverse proxy) and subscribes each source
 /// whose feed names a hub, with `{callback_url}/{slug}/{token}` as its callback (the token is
@@ -28,13 +26,6 @@ public struct WebSubSettings: Sendable, Equatable {
     /// The poll interval of a subscribed source, in hours.
     public func subscribedPollHours(schedule: ScheduleSettings) -> Int {
         subscribedPollHours ?? schedule.maxIntervalHours
-    }
-
-    /// Splits `host:port` (the listen-address rule of `--metrics-address`); a hub needs a fixed
-    /// port, so 0 is refused here.
-    static func parseListen(_ text: String) -> (host: String, port: Int)? {
-        guard let address = try? ListenAddress(parsing: text), address.port != 0 else { return nil }
-        return (address.host, Int(address.port))
     }
 
     /// Why `url` cannot be a callback prefix, nil when it can. The hub calls it from the internet,
