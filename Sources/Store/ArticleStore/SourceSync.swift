@@ -42,8 +42,54 @@ extension ArticleStore {
     public func synchronize(categories: [CategoryDefinition], sources: [SourceDefinition],
                             deactivateUnlisted: Bool, dryRun: Bool = false) async throws -> SyncReport {
         do {
-            return try await synchronizing(categories: categories, sources: sources,
-                                           deactivateUnlisted: deactivateUnlisted, dryRun: dryRun)
+            return try await connection.withReconnect(label: "sync sources") { db in
+                try db.withTransaction(label: "sync sources") { db in
+                    // One sync at a time per database (services starting together, --migrate beside
+                    // them): two that both found a new source absent inserted it twice (23505). The
+                    // lock is the transaction's, so it is never left on a pooled session.
+                    try db.query("SELECT pg_advisory_xact_lock($1)", [Self.syncLockKey], label: "sync sources: lock")
+                    var report = SyncReport()
+                    for category in categories {
+                        // An unchanged category is not locked: ON CONFLICT DO UPDATE locks the row even
+                        // when its WHERE says no, and a daemon's insert holding its source row (the
+                        // foreign key check) while waiting for the category deadlocked with this sync.
+                        let row = try db.query("""
+                            WITH changed AS (
+                                UPDATE public.categories SET name = $1::text, display_order = $3::integer
+                                WHERE slug = $2::text AND (name, display_order) IS DISTINCT FROM ($1::text, $3::integer)
+                                RETURNING false AS inserted
+                            ), added AS (
+                                INSERT INTO public.categories (name, slug, display_order)
+                                SELECT $1::text, $2::text, $3::integer
+                                WHERE NOT EXISTS (SELECT 1 FROM public.categories WHERE slug = $2::text)
+                                ON CONFLICT (slug) DO NOTHING
+                                RETURNING true AS inserted
+                            )
+                            SELECT inserted FROM changed UNION ALL SELECT inserted FROM added
+                            """, [category.name, category.slug, category.displayOrder], label: "sync category").rows.first
+                        if let inserted = row?.bool("inserted") {
+                            if inserted { report.categoriesInserted += 1 } else { report.categoriesUpdated += 1 }
+                        }
+                    }
+                    try Self.synchronize(sources, in: db, into: &report)
+                    let listed = PostgresArray.text(sources.map(\.slug))
+                    if deactivateUnlisted {
+                        report.sourcesDeactivated = try db.query("""
+                            UPDATE public.sources SET is_active = false, updated_at = now()
+                            WHERE is_active AND slug <> ALL ($1::text[]) RETURNING slug
+                            """, [listed], label: "deactivate unlisted sources").rows.compactMap { $0["slug"] }.sorted()
+                    }
+                    // Every source less the listed ones present, through `source_totals` (kept by
+                    // triggers, migration 15) and the slug index: counting the rows not in the list
+                    // read the whole table (205 ms at 1,000,000 sources).
+                    report.sourcesUnlisted = try db.query("""
+                        SELECT coalesce((SELECT sources FROM public.source_totals), (SELECT count(*) FROM public.sources))
+                               - (SELECT count(*) FROM public.sources WHERE slug = ANY ($1::text[])) AS unlisted
+                        """, [listed], label: "count unlisted sources").rows.first?.int("unlisted") ?? 0
+                    if dryRun { throw DryRunRolledBack(report: report) }
+                    return report
+                }
+            }
         } catch let rolledBack as DryRunRolledBack {
             return rolledBack.report
         }
@@ -52,58 +98,6 @@ extension ArticleStore {
     /// Thrown out of a dry run's transaction, so it rolls back, with what it did.
     private struct DryRunRolledBack: Error {
         let report: SyncReport
-    }
-
-    private func synchronizing(categories: [CategoryDefinition], sources: [SourceDefinition],
-                               deactivateUnlisted: Bool, dryRun: Bool) async throws -> SyncReport {
-        try await connection.withReconnect(label: "sync sources") { db in
-            try db.withTransaction(label: "sync sources") { db in
-                // One sync at a time per database (services starting together, --migrate beside
-                // them): two that both found a new source absent inserted it twice (23505). The
-                // lock is the transaction's, so it is never left on a pooled session.
-                try db.query("SELECT pg_advisory_xact_lock($1)", [Self.syncLockKey], label: "sync sources: lock")
-                var report = SyncReport()
-                for category in categories {
-                    // An unchanged category is not locked: ON CONFLICT DO UPDATE locks the row even
-                    // when its WHERE says no, and a daemon's insert holding its source row (the
-                    // foreign key check) while waiting for the category deadlocked with this sync.
-                    let row = try db.query("""
-                        WITH changed AS (
-                            UPDATE public.categories SET name = $1::text, display_order = $3::integer
-                            WHERE slug = $2::text AND (name, display_order) IS DISTINCT FROM ($1::text, $3::integer)
-                            RETURNING false AS inserted
-                        ), added AS (
-                            INSERT INTO public.categories (name, slug, display_order)
-                            SELECT $1::text, $2::text, $3::integer
-                            WHERE NOT EXISTS (SELECT 1 FROM public.categories WHERE slug = $2::text)
-                            ON CONFLICT (slug) DO NOTHING
-                            RETURNING true AS inserted
-                        )
-                        SELECT inserted FROM changed UNION ALL SELECT inserted FROM added
-                        """, [category.name, category.slug, category.displayOrder], label: "sync category").rows.first
-                    if let inserted = row?.bool("inserted") {
-                        if inserted { report.categoriesInserted += 1 } else { report.categoriesUpdated += 1 }
-                    }
-                }
-                try Self.synchronize(sources, in: db, into: &report)
-                let listed = PostgresArray.text(sources.map(\.slug))
-                if deactivateUnlisted {
-                    report.sourcesDeactivated = try db.query("""
-                        UPDATE public.sources SET is_active = false, updated_at = now()
-                        WHERE is_active AND slug <> ALL ($1::text[]) RETURNING slug
-                        """, [listed], label: "deactivate unlisted sources").rows.compactMap { $0["slug"] }.sorted()
-                }
-                // Every source less the listed ones present, through `source_totals` (kept by
-                // triggers, migration 15) and the slug index: counting the rows not in the list
-                // read the whole table (205 ms at 1,000,000 sources).
-                report.sourcesUnlisted = try db.query("""
-                    SELECT coalesce((SELECT sources FROM public.source_totals), (SELECT count(*) FROM public.sources))
-                           - (SELECT count(*) FROM public.sources WHERE slug = ANY ($1::text[])) AS unlisted
-                    """, [listed], label: "count unlisted sources").rows.first?.int("unlisted") ?? 0
-                if dryRun { throw DryRunRolledBack(report: report) }
-                return report
-            }
-        }
     }
 
     /// Key of the sync's advisory lock ("pulse-ingest sync").
