@@ -1,4 +1,5 @@
 import AddressPolicy
+import TextSupport
 import Yams
 
 /// A source given as cells, one row of an imported TSV, CSV or OPML file, instead of a YAML mapping.
@@ -128,17 +129,13 @@ public enum SourceTable {
            text != "-", !MappingView.isNullSpelling(text) {
             return text
         }
-        var quoted = "\""
-        for scalar in text.unicodeScalars {
+        let escaped = TextScan.escaping(text) { scalar in
             switch scalar {
-            case "\"", "\\": quoted += "\\" + String(scalar)
-            case " "..."~": quoted.unicodeScalars.append(scalar)
-            default:
-                let hex = String(scalar.value, radix: 16)
-                quoted += scalar.value <= 0xFFFF ? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    : "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+            case "\"", "\\": "\\" + String(scalar)
+            case " "..."~": nil
+            default: scalar.value <= 0xFFFF ? "\\u" + TextScan.hex(scalar.value, width: 4) : "\\U" + TextScan.hex(scalar.value, width: 8)
             }
         }
-        return quoted + "\""
+        return "\"" + escaped + "\""
     }
 }
