@@ -4,7 +4,9 @@
 public enum PostgresArray {
     public static func text(_ elements: [String?]) -> String { column(elements) { $0 } }
 
-    /// `value` of each of `rows`: one column of rows a statement reads back with `unnest`.
+    /// `value` of each of `rows`: one column of rows a statement reads back with `unnest`. Inlinable, so
+    /// the insert of every article chunk gets it specialised.
+    @inlinable
     public static func column<Row, Value: ArrayElement>(_ rows: some Sequence<Row>, _ value: (Row) -> Value?) -> String {
         var bytes: [UInt8] = [UInt8(ascii: "{")]
         for row in rows {
@@ -24,9 +26,12 @@ public protocol ArrayElement {
 extension String: ArrayElement {
     public func appendArrayText(to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in utf8 {
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
-            bytes.append(byte)
+        var text = self
+        text.withUTF8 { source in
+            for byte in source {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+                bytes.append(byte)
+            }
         }
         bytes.append(UInt8(ascii: "\""))
     }
