@@ -164,7 +164,7 @@ extension Extractor {
             }
             if shouldRemoveTitleHeader && headerDuplicatesTitle(current) {
                 shouldRemoveTitleHeader = false
-                titleStory = nearestAncestor(of: current, tag: "article")
+                titleStory = current.ancestor { $0.tag == "article" }
                 node = removeAndGetNext(current)
                 continue
             }
@@ -263,9 +263,9 @@ extension Extractor {
         if let sibling = node.nextElementSibling { return sibling }
         // Up through the unretained links (the arena keeps every node alive): a strong reference
         // per ancestor was a retain and a release each.
-        var cursor = node.parentLink
+        var cursor = node.$parent
         while let ancestor = cursor {
-            let (next, parent) = ancestor._withUnsafeGuaranteedRef { ($0.nextLink, $0.parentLink) }
+            let (next, parent) = ancestor._withUnsafeGuaranteedRef { ($0.$next, $0.$parent) }
             if let sibling = DNode.elementLink(from: next, forward: true) { return sibling.takeUnretainedValue() }
             cursor = parent
         }
@@ -288,14 +288,13 @@ extension Extractor {
         return true
     }
 
-    func hasAncestorTag(_ start: DNode, _ tag: String, maxDepth: Int = 3, filter: ((DNode) -> Bool)? = nil) -> Bool {
+    /// `_hasAncestorTag` at its default depth: `tag` among the four nearest ancestors.
+    func hasAncestorTag(_ start: DNode, _ tag: String) -> Bool {
         var node = start
-        var depth = 0
-        while let parent = node.parent {
-            if maxDepth > 0 && depth > maxDepth { return false }
-            if parent.tag == tag && (filter?(parent) ?? true) { return true }
+        for _ in 0...3 {
+            guard let parent = node.parent else { return false }
+            if parent.tag == tag { return true }
             node = parent
-            depth += 1
         }
         return false
     }

@@ -128,7 +128,7 @@ extension Extractor {
         while let current = node, marked == nil {
             if let element {
                 if current.sourceIndex == element { marked = current }
-            } else if let itemprop = current.attribute("itemprop"), TextScan.contains(itemprop.lowercased(), "articlebody") {
+            } else if Self.marksArticleBody(current) {
                 marked = current
             } else if current.tag == "article" {
                 articles.append(current)
