@@ -25,14 +25,35 @@ final class DNode {
     var cachedMatchBytes: [UInt8]?
     /// Never edited in place, so what is measured of it (`textSummary`) stays valid.
     let text: String
-    // The links, unretained (`Unretained`; `$parent` is the link itself). Read-only walks step
-    // through them as `Unmanaged` values (see `step`): every strong reference taken per step was a
-    // retain and a release, the largest single cost of the extraction's many walks.
-    @Unretained var parent: DNode?
-    @Unretained var firstChild: DNode?
-    @Unretained var lastChild: DNode?
-    @Unretained var next: DNode?
-    @Unretained var prev: DNode?
+    // The links, unretained. Read-only walks step through them as `Unmanaged` values (see `step`):
+    // every strong reference taken per step was a retain and a release, the largest single cost
+    // of the extraction's many walks.
+    var parentLink: Unmanaged<DNode>?
+    var firstChildLink: Unmanaged<DNode>?
+    var lastChildLink: Unmanaged<DNode>?
+    var nextLink: Unmanaged<DNode>?
+    var prevLink: Unmanaged<DNode>?
+
+    var parent: DNode? {
+        get { parentLink?.takeUnretainedValue() }
+        set { parentLink = newValue.map(Unmanaged.passUnretained) }
+    }
+    var firstChild: DNode? {
+        get { firstChildLink?.takeUnretainedValue() }
+        set { firstChildLink = newValue.map(Unmanaged.passUnretained) }
+    }
+    var lastChild: DNode? {
+        get { lastChildLink?.takeUnretainedValue() }
+        set { lastChildLink = newValue.map(Unmanaged.passUnretained) }
+    }
+    var next: DNode? {
+        get { nextLink?.takeUnretainedValue() }
+        set { nextLink = newValue.map(Unmanaged.passUnretained) }
+    }
+    var prev: DNode? {
+        get { prevLink?.takeUnretainedValue() }
+        set { prevLink = newValue.map(Unmanaged.passUnretained) }
+    }
     /// Readability.js's `node.readability.contentScore`; nil means "not initialised".
     var score: Double?
     /// `_readabilityDataTable`.
@@ -95,18 +116,18 @@ final class DNode {
     // The three below step over text nodes through the unretained links and take a reference
     // only to the element they return: a strong reference per node stepped over was a retain and
     // a release each, and the walks that call them visit every element of the page.
-    var firstElementChild: DNode? { Self.elementLink(from: $firstChild, forward: true)?.takeUnretainedValue() }
+    var firstElementChild: DNode? { Self.elementLink(from: firstChildLink, forward: true)?.takeUnretainedValue() }
 
-    var nextElementSibling: DNode? { Self.elementLink(from: $next, forward: true)?.takeUnretainedValue() }
+    var nextElementSibling: DNode? { Self.elementLink(from: nextLink, forward: true)?.takeUnretainedValue() }
 
-    var previousElementSibling: DNode? { Self.elementLink(from: $prev, forward: false)?.takeUnretainedValue() }
+    var previousElementSibling: DNode? { Self.elementLink(from: prevLink, forward: false)?.takeUnretainedValue() }
 
     /// The first element at or after (or before) `link` among its siblings, unretained.
     static func elementLink(from link: Unmanaged<DNode>?, forward: Bool) -> Unmanaged<DNode>? {
         var cursor = link
         while let current = cursor {
             let (isElement, following) = current._withUnsafeGuaranteedRef {
-                ($0.kind == .element, forward ? $0.$next : $0.$prev)
+                ($0.kind == .element, forward ? $0.nextLink : $0.prevLink)
             }
             if isElement { return current }
             cursor = following
@@ -125,10 +146,10 @@ final class DNode {
 
     var elementChildCount: Int {
         var count = 0
-        var cursor = Self.elementLink(from: $firstChild, forward: true)
+        var cursor = Self.elementLink(from: firstChildLink, forward: true)
         while let current = cursor {
             count += 1
-            cursor = Self.elementLink(from: current._withUnsafeGuaranteedRef { $0.$next }, forward: true)
+            cursor = Self.elementLink(from: current._withUnsafeGuaranteedRef { $0.nextLink }, forward: true)
         }
         return count
     }
@@ -158,12 +179,12 @@ final class DNode {
     /// built: nothing to unlink, and no measurement cached yet to invalidate, so the shared
     /// meter is not written per node (each write was a dynamic exclusivity check).
     fileprivate func appendNewChild(_ child: DNode) {
-        child.$parent = Unmanaged.passUnretained(self)
-        child.$prev = $lastChild
-        if let last = $lastChild { last.takeUnretainedValue().$next = Unmanaged.passUnretained(child) } else {
-            $firstChild = Unmanaged.passUnretained(child)
+        child.parentLink = Unmanaged.passUnretained(self)
+        child.prevLink = lastChildLink
+        if let lastChildLink { lastChildLink.takeUnretainedValue().nextLink = Unmanaged.passUnretained(child) } else {
+            firstChildLink = Unmanaged.passUnretained(child)
         }
-        $lastChild = Unmanaged.passUnretained(child)
+        lastChildLink = Unmanaged.passUnretained(child)
     }
 
     func insertBefore(_ child: DNode, _ reference: DNode?) {
@@ -219,10 +240,10 @@ final class DNode {
     static func step(from node: Unmanaged<DNode>, within root: Unmanaged<DNode>, skipChildren: Bool = false) -> Unmanaged<DNode>? {
         node._withUnsafeGuaranteedRef { start in
             start.meter.visits &+= 1
-            if !skipChildren, let firstChild = start.$firstChild { return firstChild }
+            if !skipChildren, let firstChild = start.firstChildLink { return firstChild }
             var current = node
             while current.toOpaque() != root.toOpaque() {
-                let (next, parent) = current._withUnsafeGuaranteedRef { ($0.$next, $0.$parent) }
+                let (next, parent) = current._withUnsafeGuaranteedRef { ($0.nextLink, $0.parentLink) }
                 if let next { return next }
                 guard let parent else { return nil }
                 current = parent
@@ -304,20 +325,6 @@ final class DNode {
             return true
         }
         return result
-    }
-}
-
-/// A link to another node of the arena, held unretained (the `DOMArena` owns every node): read
-/// and set as a `DNode?`, and as the `Unmanaged` link itself through its projection (`$next`).
-@propertyWrapper
-struct Unretained {
-    var projectedValue: Unmanaged<DNode>?
-
-    init(wrappedValue: DNode? = nil) { projectedValue = wrappedValue.map(Unmanaged.passUnretained) }
-
-    var wrappedValue: DNode? {
-        get { projectedValue?.takeUnretainedValue() }
-        set { projectedValue = newValue.map(Unmanaged.passUnretained) }
     }
 }
 

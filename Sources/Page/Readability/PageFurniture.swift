@@ -86,7 +86,6 @@ extension Extractor {
 
     func removePageFurniture(_ content: DNode) {
         var blocks = content.elements(Self.furnitureBlockTags)
-            .filter { $0.parent != nil }
         removeHeadLines(blocks)
         blocks = blocks.filter { $0.parent != nil }
         let texts = blocks.map { $0.firstElementChild == nil || $0.tag == "p" ? $0.innerText : "" }
@@ -110,7 +109,7 @@ extension Extractor {
         var seen: [UInt64: Int] = [:]
         seen.reserveCapacity(blocks.count)
         for (index, block) in blocks.enumerated() where block.parent != nil {
-            let text = texts[index].trimmingASCIIWhitespace()
+            let text = texts[index]
             guard !text.isEmpty, text.utf8.count < Self.furnitureLineLimit else { continue }
             let lowered = text.lowercased()
             let key = TextKey.keyFingerprint(lowered)
@@ -141,7 +140,7 @@ extension Extractor {
         for block in blocks where block.parent != nil {
             // Containers are skipped before their (possibly whole-article) text is built.
             guard block.tag == "p" || block.firstElementChild == nil else { continue }
-            let text = block.innerText.trimmingASCIIWhitespace()
+            let text = block.innerText
             if block.tag == "p", text.utf8.count >= Self.shortLineLimit { return }
             guard !text.isEmpty, text.utf8.count < Self.shortLineLimit else { continue }
             let lowered = text.lowercased()
@@ -353,7 +352,7 @@ extension Extractor {
         let blocks = content.elements(Self.aboutBlockTags)
         var tailLength = 0
         for block in blocks.reversed() where block.parent != nil {
-            let text = block.innerText.trimmingASCIIWhitespace()
+            let text = block.innerText
             tailLength += text.utf8.count
             if tailLength > Self.trailingWindow { return }
             guard text.hasPrefix("About "), let first = text.dropFirst(6).first, first.isUppercase else { continue }

@@ -263,9 +263,9 @@ extension Extractor {
         if let sibling = node.nextElementSibling { return sibling }
         // Up through the unretained links (the arena keeps every node alive): a strong reference
         // per ancestor was a retain and a release each.
-        var cursor = node.$parent
+        var cursor = node.parentLink
         while let ancestor = cursor {
-            let (next, parent) = ancestor._withUnsafeGuaranteedRef { ($0.$next, $0.$parent) }
+            let (next, parent) = ancestor._withUnsafeGuaranteedRef { ($0.nextLink, $0.parentLink) }
             if let sibling = DNode.elementLink(from: next, forward: true) { return sibling.takeUnretainedValue() }
             cursor = parent
         }

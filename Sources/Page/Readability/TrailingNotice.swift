@@ -37,7 +37,7 @@ extension Extractor {
         var run: [Line] = []
         var words = 0
         for block in content.elements(Self.furnitureBlockTags).reversed() where isLine(block, in: content) {
-            let text = block.innerText.trimmingASCIIWhitespace()
+            let text = block.innerText
             guard !text.isEmpty else { continue }
             guard text.utf8.count < lineLimit else { break }
             words += text.utf8.split(separator: 0x20).count
