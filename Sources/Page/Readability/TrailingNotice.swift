@@ -12,11 +12,7 @@ extension Extractor {
     /// What a wall after the text asks of the reader: to subscribe, log in or register, or to
     /// take cookies. A run that speaks only of settings, partners or privacy may be the
     /// article's own last words ("our work spans many partners"), and stays.
-    static let wallStems = [
-        " cookie", " subscri", " newsletter", " log in", " login", " sign in", " sign up", " register", " einlogg",
-        " anmeld", " registr", " abonn", " suscr", " assin", " abbon", " iscriv", " prenumer", " subskryp",
-        " connectez", " connexion", " zaloguj", " inloggen", " iniciar sesi", " accedi",
-    ]
+    static let wallStems = noticeCookieStems + wallTopicStems
 
     static func namesAWall(_ text: String) -> Bool {
         guard let letters = lettersOnly(text, maximumWords: noticeMaximumWords) else { return false }
