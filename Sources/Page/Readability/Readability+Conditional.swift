@@ -24,7 +24,7 @@ extension Extractor {
             isList = ownLength > 0 && Double(listLength) / Double(ownLength) > 0.9
         }
         if tag == "table" && node.isDataTable { return false }
-        if node.ancestor(where: { $0.tag == "table" && $0.isDataTable }) != nil { return false }
+        if hasAncestorTag(node, "table", maxDepth: -1, filter: { $0.isDataTable }) { return false }
         if hasAncestorTag(node, "code") { return false }
         if node.hasDescendant(where: { $0.tag == "table" && $0.isDataTable }) { return false }
 

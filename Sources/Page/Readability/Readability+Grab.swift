@@ -288,13 +288,14 @@ extension Extractor {
         return true
     }
 
-    /// `_hasAncestorTag` at its default depth: `tag` among the four nearest ancestors.
-    func hasAncestorTag(_ start: DNode, _ tag: String) -> Bool {
+    func hasAncestorTag(_ start: DNode, _ tag: String, maxDepth: Int = 3, filter: ((DNode) -> Bool)? = nil) -> Bool {
         var node = start
-        for _ in 0...3 {
-            guard let parent = node.parent else { return false }
-            if parent.tag == tag { return true }
+        var depth = 0
+        while let parent = node.parent {
+            if maxDepth > 0 && depth > maxDepth { return false }
+            if parent.tag == tag && (filter?(parent) ?? true) { return true }
             node = parent
+            depth += 1
         }
         return false
     }
