@@ -126,7 +126,7 @@ struct TeaserListTests {
         }.joined()
         let gallery = try #require(try Self.firstNode("div", "<article>\(fillerParagraphs(2))<div>\(figures)</div></article>"))
         #expect(gallery.list.elementChildCount == 8)
-        #expect(!gallery.extractor.isTeaserList(gallery.list))
+        #expect(!(gallery.extractor.teaserRail(gallery.list)?.isWhole == true))
     }
 
     /// Sources and documents on other sites are part of the article.
@@ -142,10 +142,10 @@ struct TeaserListTests {
         let article = Self.shortArticle
         let list = (0..<3).map { "<li><a href=\"/news/\($0)\"><h3>\(Self.teaserHeadline($0))</h3></a></li>" }.joined()
         let node = try #require(try Self.firstNode("ul", "<ul>\(list)</ul>\(article)"))
-        #expect(!node.extractor.isTeaserList(node.list))
+        #expect(!(node.extractor.teaserRail(node.list)?.isWhole == true))
         let four = (0..<4).map { "<li><a href=\"/news/\($0)\"><h3>\(Self.teaserHeadline($0))</h3></a></li>" }.joined()
         let rail = try #require(try Self.firstNode("ul", "<ul>\(four)</ul>\(article)"))
-        #expect(rail.extractor.isTeaserList(rail.list))
+        #expect((rail.extractor.teaserRail(rail.list)?.isWhole == true))
     }
 
     /// Containers nested 400 deep, each holding three small items and the next container: a walk
@@ -157,7 +157,7 @@ struct TeaserListTests {
         let extractor = Extractor(document: try HTMLDocument.parse(html: html), url: Self.url, options: .init())
         let elements = extractor.root.elements(["div", "span"])
         #expect(elements.count >= 1_600)
-        for element in elements { _ = extractor.isTeaserList(element) }
+        for element in elements { _ = extractor.teaserRail(element) }
         #expect(extractor.teaserNodesVisited <= elements.count * (Extractor.teaserMaximumNodes + 1))
         #expect(extractor.teaserNodesVisited > 0)
     }

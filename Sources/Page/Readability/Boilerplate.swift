@@ -109,10 +109,7 @@ extension Extractor {
     /// reading list of sources) and image-only links (a gallery's thumbnails) never make a
     /// teaser. Measured on the weighted fixture pages (page-weight.py): without this rule a
     /// 20-teaser rail was extracted instead of, or beside, six of the sixteen articles.
-    func isTeaserList(_ node: DNode) -> Bool {
-        teaserRail(node).map { $0.isWhole } ?? false
-    }
-
+    ///
     /// The teasers among a container's element children when they make it a rail: at least four,
     /// and at least 80% of the items with text (`isWhole`: the rail goes whole, with its title).
     /// A container at least half of whose items are teasers (a sidebar holding two rails, an ad
@@ -194,7 +191,7 @@ extension Extractor {
         }
         let isTeaser = links.contains { link in
             let linkLength = link.innerTextLength
-            if link.hasDescendant(where: { Self.headingTags.contains($0) }) || isInsideHeading(link, within: item) { return true }
+            if link.hasDescendant(where: { Self.headingTags.contains($0) }) || link.ancestor(within: item, where: Self.headingTags.contains) != nil { return true }
             if Self.isMoreLink(link.innerText) { return true }
             guard linkLength >= Self.teaserHeadlineMinimumLength else { return false }
             return Double(linkLength) >= Double(itemLength) * Self.headlineLinkShare
@@ -209,8 +206,13 @@ extension Extractor {
     static func isMoreLink(_ text: String) -> Bool {
         // The longest phrase is 21 letters; headlines are longer and never asked further.
         guard text.utf8.count <= 40 else { return false }
-        // ASCII text (nearly every link) is read on its bytes: Character properties cost more than
-        // the rest of the teaser rule.
+        return moreLinkTexts.contains(letterWords(text))
+    }
+
+    /// `text.lowercased().split { !$0.isLetter }.joined(separator: " ")`: the words of letters,
+    /// lower-cased, one space between them. ASCII text (nearly every link) is read on its bytes:
+    /// Character properties cost more than the rest of the teaser rule.
+    static func letterWords(_ text: String) -> String {
         let ascii = TextScan.withBytes(text) { bytes -> String? in
             guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
             var words: [UInt8] = []
@@ -224,7 +226,7 @@ extension Extractor {
             }
             return String(decoding: words, as: UTF8.self)
         }
-        return moreLinkTexts.contains(ascii ?? text.lowercased().split { !$0.isLetter }.joined(separator: " "))
+        return ascii ?? text.lowercased().split { !$0.isLetter }.joined(separator: " ")
     }
 
     static let moreLinkTexts: Set<String> = [
@@ -236,15 +238,6 @@ extension Extractor {
 
     /// A plain link is the item's headline when its text is at least this share of the item's.
     static let headlineLinkShare = 0.6
-
-    private func isInsideHeading(_ node: DNode, within item: DNode) -> Bool {
-        var ancestor = node.parent
-        while let current = ancestor, current !== item {
-            if Self.headingTags.contains(current) { return true }
-            ancestor = current.parent
-        }
-        return false
-    }
 
     func paragraphTextLength(_ node: DNode) -> Int {
         if node.tag == "p" { return node.innerTextLength }

@@ -9,13 +9,14 @@ import TextSupport
 /// them holds a notice. Its blocks are removed; when what remains is too short to be an article
 /// (a consent wall), the page has none, and the row keeps its feed text.
 extension Extractor {
-    /// Letters-only, lower-case phrases (digits dropped: "our 142 partners"), none inside another.
+    /// Letters-only, lower-case phrases (digits dropped: "our 142 partners"), none inside another,
+    /// each with the spaces around it that `lettersOnly` text has around every word.
     static let consentPhrases = [
         "our partners", "your consent", "your preferences", "your personal data", "your device",
         "nuestros socios", "tu consentimiento", "su consentimiento", "tus preferencias", "sus preferencias",
         "sus datos personales", "tus datos personales", "nossos parceiros", "seu consentimento",
         "suas preferências", "suas preferencias", "seus dados pessoais",
-    ]
+    ].map { " \($0) " }
     /// A notice is a few paragraphs; an article about consent rules that quotes one is longer.
     static let consentNoticeMaximumWords = 400
     static let consentBlockTags = ["p", "li", "blockquote", "div", "h2", "h3", "h4", "h5", "h6"]
@@ -28,7 +29,7 @@ extension Extractor {
               let letters = lettersOnly(text, maximumWords: consentNoticeMaximumWords) else {
             return false
         }
-        return consentPhrases.filter { TextScan.contains(letters, " \($0) ") }.count >= 2
+        return consentPhrases.filter { TextScan.contains(letters, $0) }.count >= 2
     }
 
     /// "cookie" in any case ("Cookie", "COOKIES").
@@ -62,7 +63,7 @@ extension Extractor {
     static func speaksOfConsent(_ text: String) -> Bool {
         if namesCookies(text) { return true }
         guard let letters = lettersOnly(text, maximumWords: .max) else { return false }
-        return consentPhrases.contains { TextScan.contains(letters, " \($0) ") }
+        return consentPhrases.contains { TextScan.contains(letters, $0) }
     }
 
     /// " word word ... ": letters (ASCII ones lower-cased), one space between words, digits

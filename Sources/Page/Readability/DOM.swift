@@ -27,33 +27,18 @@ final class DNode {
     let text: String
     // The links, unretained. Read-only walks step through them as `Unmanaged` values (see `step`):
     // every strong reference taken per step was a retain and a release, the largest single cost
-    // of the extraction's many walks.
+    // of the extraction's many walks. Only the mutations below write them.
     var parentLink: Unmanaged<DNode>?
     var firstChildLink: Unmanaged<DNode>?
     var lastChildLink: Unmanaged<DNode>?
     var nextLink: Unmanaged<DNode>?
     var prevLink: Unmanaged<DNode>?
 
-    var parent: DNode? {
-        get { parentLink?.takeUnretainedValue() }
-        set { parentLink = newValue.map(Unmanaged.passUnretained) }
-    }
-    var firstChild: DNode? {
-        get { firstChildLink?.takeUnretainedValue() }
-        set { firstChildLink = newValue.map(Unmanaged.passUnretained) }
-    }
-    var lastChild: DNode? {
-        get { lastChildLink?.takeUnretainedValue() }
-        set { lastChildLink = newValue.map(Unmanaged.passUnretained) }
-    }
-    var next: DNode? {
-        get { nextLink?.takeUnretainedValue() }
-        set { nextLink = newValue.map(Unmanaged.passUnretained) }
-    }
-    var prev: DNode? {
-        get { prevLink?.takeUnretainedValue() }
-        set { prevLink = newValue.map(Unmanaged.passUnretained) }
-    }
+    var parent: DNode? { parentLink?.takeUnretainedValue() }
+    var firstChild: DNode? { firstChildLink?.takeUnretainedValue() }
+    var lastChild: DNode? { lastChildLink?.takeUnretainedValue() }
+    var next: DNode? { nextLink?.takeUnretainedValue() }
+    var prev: DNode? { prevLink?.takeUnretainedValue() }
     /// Readability.js's `node.readability.contentScore`; nil means "not initialised".
     var score: Double?
     /// `_readabilityDataTable`.
@@ -159,25 +144,23 @@ final class DNode {
     func remove() {
         guard let parent else { return }
         meter.epoch &+= 1
-        if let prev { prev.next = next } else { parent.firstChild = next }
-        if let next { next.prev = prev } else { parent.lastChild = prev }
-        self.parent = nil
-        self.next = nil
-        self.prev = nil
+        if let prev { prev.nextLink = nextLink } else { parent.firstChildLink = nextLink }
+        if let next { next.prevLink = prevLink } else { parent.lastChildLink = prevLink }
+        parentLink = nil
+        nextLink = nil
+        prevLink = nil
     }
 
     func appendChild(_ child: DNode) {
         child.remove()
         meter.epoch &+= 1
-        child.parent = self
-        child.prev = lastChild
-        if let lastChild { lastChild.next = child } else { firstChild = child }
-        lastChild = child
+        appendNewChild(child)
     }
 
-    /// `appendChild` for a node made a moment ago (no parent, no siblings) while the tree is
-    /// built: nothing to unlink, and no measurement cached yet to invalidate, so the shared
-    /// meter is not written per node (each write was a dynamic exclusivity check).
+    /// The links of `appendChild`, for a node with no parent and no siblings. The tree builder
+    /// calls it for nodes made a moment ago: nothing to unlink, and no measurement cached yet to
+    /// invalidate, so the shared meter is not written per node (each write was a dynamic
+    /// exclusivity check).
     fileprivate func appendNewChild(_ child: DNode) {
         child.parentLink = Unmanaged.passUnretained(self)
         child.prevLink = lastChildLink
@@ -191,11 +174,12 @@ final class DNode {
         guard let reference else { appendChild(child); return }
         child.remove()
         meter.epoch &+= 1
-        child.parent = self
-        child.next = reference
-        child.prev = reference.prev
-        if let previous = reference.prev { previous.next = child } else { firstChild = child }
-        reference.prev = child
+        let link = Unmanaged.passUnretained(child)
+        child.parentLink = Unmanaged.passUnretained(self)
+        child.nextLink = Unmanaged.passUnretained(reference)
+        child.prevLink = reference.prevLink
+        if let previous = reference.prev { previous.nextLink = link } else { firstChildLink = link }
+        reference.prevLink = link
     }
 
     /// Puts `replacement` where `self` is; `self` leaves the tree.
@@ -217,6 +201,16 @@ final class DNode {
             current = ancestor.parent
         }
         return false
+    }
+
+    /// The closest ancestor that passes `test`, looking no higher than `root` (nil: the whole way).
+    func ancestor(within root: DNode? = nil, where test: (DNode) -> Bool) -> DNode? {
+        var current = parent
+        while let ancestor = current, ancestor !== root {
+            if test(ancestor) { return ancestor }
+            current = ancestor.parent
+        }
+        return nil
     }
 
     // MARK: Traversal

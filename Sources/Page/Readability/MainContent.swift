@@ -37,7 +37,11 @@ extension Extractor {
     }
 
     static func marksMainContent(_ node: DNode) -> Bool {
-        if node.tag == "main" || node.attribute("role") == "main" { return true }
+        node.tag == "main" || node.attribute("role") == "main" || marksArticleBody(node)
+    }
+
+    /// Microdata `itemprop="articleBody"`, in any case and among other properties.
+    static func marksArticleBody(_ node: DNode) -> Bool {
         guard let itemprop = node.attribute("itemprop") else { return false }
         return TextScan.contains(itemprop.lowercased(), "articlebody")
     }

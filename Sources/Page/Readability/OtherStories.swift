@@ -44,14 +44,4 @@ extension Extractor {
         }
         return found
     }
-
-    /// The closest ancestor named `tag`.
-    func nearestAncestor(of node: DNode, tag: String) -> DNode? {
-        var ancestor = node.parent
-        while let current = ancestor {
-            if current.tag == tag { return current }
-            ancestor = current.parent
-        }
-        return nil
-    }
 }

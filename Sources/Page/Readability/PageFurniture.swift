@@ -10,20 +10,14 @@ import TextSupport
 /// boilerplate). Each rule only looks at short blocks; a paragraph of article text is never that
 /// short and furniture-shaped at once in our fixtures (Tests/ReadabilityTests/Fixtures/pages).
 extension Extractor {
-    /// Blocks longer than this are never treated as furniture lines.
+    /// Blocks at least this long (UTF-8 bytes) are paragraphs, never furniture or notice lines.
     static let furnitureLineLimit = 300
-    /// Head lines (before the first real paragraph) shorter than this may be bylines or datelines.
-    static let headLineLimit = 120
-    /// A paragraph at least this long starts the article text proper.
-    static let firstParagraphLength = 120
-    /// Pull quotes repeat a sentence of the body; shorter repeats may be a subheading's words.
-    static let pullQuoteMinimumLength = 30
-    /// Repeated blocks shorter than this are slide captions and similar chrome.
-    static let repeatedLineLimit = 120
-    /// Contact lines are shorter than this ("Contact her at ...", "Follow us on Twitter."). A longer
-    /// block naming an address or "write to me" is a paragraph: a letter's sentence, a call for
-    /// donations with the address to send them to, a reporter's two-line biography.
-    static let contactLineLimit = 120
+    /// Lines shorter than this may be bylines or datelines (before the first paragraph this long,
+    /// which starts the article text proper), slide captions repeated, or contact lines ("Contact
+    /// her at ...", "Follow us on Twitter."). A longer block naming an address or "write to me"
+    /// is a paragraph: a letter's sentence, a call for donations with the address to send them to,
+    /// a reporter's two-line biography.
+    static let shortLineLimit = 120
     /// How far from the end (in characters of text) trailing furniture is looked for.
     static let trailingWindow = 1_200
 
@@ -92,7 +86,6 @@ extension Extractor {
 
     func removePageFurniture(_ content: DNode) {
         var blocks = content.elements(Self.furnitureBlockTags)
-            .filter { $0.parent != nil }
         removeHeadLines(blocks)
         blocks = blocks.filter { $0.parent != nil }
         let texts = blocks.map { $0.firstElementChild == nil || $0.tag == "p" ? $0.innerText : "" }
@@ -110,13 +103,13 @@ extension Extractor {
             if tailLength > window { break }
             tailStart = index
         }
-        // Keyed by the fingerprint of `comparable(lowered)` (TextKey.keyFingerprint): building each
+        // Keyed by the fingerprint of `TextKey.words(lowered)` (TextKey.keyFingerprint): building each
         // key String and hashing it again for the dictionary was a tenth of this pass. A collision
         // between two different short lines (about n^2 / 2^65 for n lines) would remove the second.
         var seen: [UInt64: Int] = [:]
         seen.reserveCapacity(blocks.count)
         for (index, block) in blocks.enumerated() where block.parent != nil {
-            let text = texts[index].trimmingASCIIWhitespace()
+            let text = texts[index]
             guard !text.isEmpty, text.utf8.count < Self.furnitureLineLimit else { continue }
             let lowered = text.lowercased()
             let key = TextKey.keyFingerprint(lowered)
@@ -124,7 +117,7 @@ extension Extractor {
             // Longer blocks are left alone: a repeated paragraph is the page's choice, not chrome.
             // A line inside a block holding only it (`<p><b><font>Heading</font></b></p>`) is that
             // block's line, not a second one.
-            if key.length >= 12, text.utf8.count < Self.repeatedLineLimit, let first = seen[key.hash], first != index,
+            if key.length >= 12, text.utf8.count < Self.shortLineLimit, let first = seen[key.hash], first != index,
                !blocks[first].isAncestor(of: block, within: content) {
                 block.remove()
                 continue
@@ -134,7 +127,7 @@ extension Extractor {
                 || (index >= filingStart && Self.isNewsletterLine(lowered))
                 || Self.galleryControls.contains(lowered)
                 || Self.isGalleryCounter(lowered) || Self.isCreditOrCaptionLine(text)
-                || Self.isQuoteWidget(text) || isOwnURL(text) || (index >= tailStart && text.utf8.count < Self.contactLineLimit && Self.isContactLine(lowered)) {
+                || Self.isQuoteWidget(text) || isOwnURL(text) || (index >= tailStart && text.utf8.count < Self.shortLineLimit && Self.isContactLine(lowered)) {
                 block.remove()
             }
         }
@@ -147,9 +140,9 @@ extension Extractor {
         for block in blocks where block.parent != nil {
             // Containers are skipped before their (possibly whole-article) text is built.
             guard block.tag == "p" || block.firstElementChild == nil else { continue }
-            let text = block.innerText.trimmingASCIIWhitespace()
-            if block.tag == "p", text.utf8.count >= Self.firstParagraphLength { return }
-            guard !text.isEmpty, text.utf8.count < Self.headLineLimit else { continue }
+            let text = block.innerText
+            if block.tag == "p", text.utf8.count >= Self.shortLineLimit { return }
+            guard !text.isEmpty, text.utf8.count < Self.shortLineLimit else { continue }
             let lowered = text.lowercased()
             if Self.headLines.matchStart(of: lowered) || Self.isDateLine(lowered) {
                 block.remove()
@@ -233,10 +226,6 @@ extension Extractor {
         }
     }
 
-    private static func matches(_ pattern: Regex<Substring>, _ text: String) -> Bool {
-        text.contains(pattern)
-    }
-
     private static let galleryWords = ["image", "photo", "picture", "slide", "foto"].map { Array($0.utf8) }
 
     /// "Image 1 of 9", "Photo 3/12", "Slide 2 of 5".
@@ -291,18 +280,19 @@ extension Extractor {
     static func isContactLine(_ lowered: String) -> Bool {
         guard ["@", "contact", "follow", "reach", "write to", "email", "e-mail"].contains(where: { TextScan.contains(lowered, $0) })
         else { return false }
-        return matches(contactPattern, lowered)
+        return lowered.contains(contactPattern)
     }
 
-    /// A heading or quote block whose words are a sentence of the body: a pull quote.
+    /// A heading or quote block whose words are a sentence of the body: a pull quote. Compared as
+    /// `TextKey.words`: quotes, punctuation and case do not hide a repeat.
     private func removePullQuotes(_ content: DNode) {
         let candidates = content.elements(Self.pullQuoteTags).compactMap { candidate in
-            let text = Self.comparable(candidate.innerText)
+            let text = TextKey.words(candidate.innerText)
             return text.utf8.count >= Self.pullQuoteMinimumLength && text.split(separator: " ").count >= 5 ? (candidate, text) : nil
         }
         guard !candidates.isEmpty else { return }
         let paragraphNodes = content.elements("p")
-        let paragraphs = paragraphNodes.map { Self.comparable($0.innerText) }
+        let paragraphs = paragraphNodes.map { TextKey.words($0.innerText) }
         // A quote set inside a paragraph (a `<blockquote>` in a `<span>` joined to the text around
         // it) is found in that paragraph's text as itself, not as a repeat.
         var paragraphIndex: [ObjectIdentifier: Int] = [:]
@@ -327,6 +317,8 @@ extension Extractor {
     }
 
     static let quoteHolderLevels = 4
+    /// Pull quotes repeat a sentence of the body; shorter repeats may be a subheading's words.
+    static let pullQuoteMinimumLength = 30
 
     /// Paragraph bytes the pull-quote rule searches per page, in all. A real article (a few
     /// headings, tens of kilobytes of text) needs well under 1 MB; a page of thousands of headings
@@ -354,16 +346,13 @@ extension Extractor {
         return (repeated, searched)
     }
 
-    /// Quotes, punctuation and case do not hide a repeat.
-    static func comparable(_ text: String) -> String { TextKey.words(text) }
-
     /// Press-release boilerplate at the end: "About Acme: Acme is ..." or an "About Acme" heading
     /// and what follows it.
     private func removeTrailingAboutBlock(_ content: DNode) {
         let blocks = content.elements(Self.aboutBlockTags)
         var tailLength = 0
         for block in blocks.reversed() where block.parent != nil {
-            let text = block.innerText.trimmingASCIIWhitespace()
+            let text = block.innerText
             tailLength += text.utf8.count
             if tailLength > Self.trailingWindow { return }
             guard text.hasPrefix("About "), let first = text.dropFirst(6).first, first.isUppercase else { continue }

@@ -164,7 +164,7 @@ extension Extractor {
             }
             if shouldRemoveTitleHeader && headerDuplicatesTitle(current) {
                 shouldRemoveTitleHeader = false
-                titleStory = nearestAncestor(of: current, tag: "article")
+                titleStory = current.ancestor { $0.tag == "article" }
                 node = removeAndGetNext(current)
                 continue
             }

@@ -45,19 +45,18 @@ extension Extractor {
             let href = link.attribute("href")
             // Not in Readability.js: a javascript: link leads nowhere, so its text counts as text
             // (some sites wrap whole paragraphs in them for glossary pop-ups).
-            if href?.lowercased().hasPrefix("javascript:") == true { continue }
+            if href.map(Self.startsWithJavaScriptScheme) == true { continue }
             let coefficient = (href.map { $0.count > 1 && $0.hasPrefix("#") } ?? false) ? 0.3 : 1
             linkLength += Double(link.innerTextLength) * coefficient
         }
         return linkLength / Double(textLength)
     }
 
-    func ancestors(of node: DNode, maxDepth: Int = 0) -> [DNode] {
+    func ancestors(of node: DNode) -> [DNode] {
         var result: [DNode] = []
         var current = node
         while let parent = current.parent {
             result.append(parent)
-            if maxDepth > 0 && result.count == maxDepth { break }
             current = parent
         }
         return result
@@ -71,8 +70,8 @@ extension Extractor {
             let meter = TextMeter.measure(element)
             if meter.length < 25 { continue }
             let contentScore = 1.0 + Double(meter.commas + 1) + Double(min(meter.length / 100, 3))
-            // The five nearest ancestors (`ancestors(of:maxDepth: 5)`), walked in place: building
-            // that array for every scored paragraph was an allocation each.
+            // The five nearest ancestors (Readability.js's `_getNodeAncestors(node, 5)`), walked in
+            // place: building that array for every scored paragraph was an allocation each.
             var next = element.parent
             for level in 0..<5 {
                 guard let ancestor = next else { break }

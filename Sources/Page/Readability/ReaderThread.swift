@@ -195,7 +195,7 @@ extension Extractor {
             guard let next = words.first else { return true }
             return next == "yet" || (hasCount && ["to", "on", "for"].contains(String(next)))
         }
-        return threadFormTitles.matchStart(of: lowered.split { !$0.isLetter }.joined(separator: " "))
+        return threadFormTitles.matchStart(of: letterWords(lowered))
     }
 
     /// Whether `text` holds the stem of a thread word ("comment", "respon", "repl", ...), in any

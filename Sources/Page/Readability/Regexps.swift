@@ -109,10 +109,6 @@ enum Regexps {
         "sidebar", "skyscraper", "sponsor", "shopping", "tags", "widget",
     ])
     static let byline = Keywords(["byline", "author", "dateline", "writtenby", "p-author"])
-    static let extraneous = Keywords([
-        "print", "archive", "comment", "discuss", "email", "e-mail", "share", "reply", "all", "login", "sign",
-        "single", "utility",
-    ])
     static let videoHosts = Keywords([
         "//www.dailymotion.com", "//dailymotion.com", "//www.youtube.com", "//youtube.com",
         "//www.youtube-nocookie.com", "//youtube-nocookie.com", "//player.vimeo.com", "//www.player.vimeo.com",

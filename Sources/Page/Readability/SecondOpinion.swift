@@ -26,7 +26,7 @@ extension Extractor {
         var longest: (node: DNode, length: Int)?
         body.forEachDescendant { node in
             guard node.kind == .element else { return true }
-            if let itemprop = node.attribute("itemprop"), TextScan.contains(itemprop.lowercased(), "articlebody") {
+            if Self.marksArticleBody(node) {
                 marked = node
                 return false
             }

@@ -20,6 +20,16 @@ extension Extractor {
     static let noticeMaximumWords = 60
     /// Stems for cookies, in the sources' languages ("cookie" serves most of them).
     static let noticeCookieStems = [" cookie", " ciasteczk", " témoin"]
+    /// Stems for subscribing, logging in and registering: what a wall asks of the reader (with
+    /// the cookies, `namesAWall`).
+    static let wallTopicStems = [
+        // subscribing
+        " subscri", " newsletter", " sign up", " signup", " inbox", " email address", " e mail address",
+        " abonn", " suscr", " assin", " abbon", " iscriv", " prenumer", " subskryp",
+        // logging in
+        " log in", " login", " sign in", " register", " anmeld", " einlogg", " registr", " connectez", " connexion",
+        " zaloguj", " logowa", " iniciar sesi", " inicia sesi", " accedi", " inloggen", " already a subscriber",
+    ]
     /// Stems for the reader's choices, privacy, subscribing and logging in.
     static let noticeTopicStems = [
         // consent, privacy and settings
@@ -32,15 +42,9 @@ extension Extractor {
         " riservatezza", " consenso", " accett", " impostazioni", " dati personali",
         " toestemming", " akkoord", " accepteer", " instellingen",
         " prywatno", " zgod", " akceptuj", " ustawieni", " dane osobowe", " partner",
-        // subscribing
-        " subscri", " newsletter", " sign up", " signup", " inbox", " email address", " e mail address",
-        " abonn", " suscr", " assin", " abbon", " iscriv", " prenumer", " subskryp",
-        // logging in
-        " log in", " login", " sign in", " register", " anmeld", " einlogg", " registr", " connectez", " connexion",
-        " zaloguj", " logowa", " iniciar sesi", " inicia sesi", " accedi", " inloggen", " already a subscriber",
         // comment forms
         " netiquette", " kommentier", " browser", " javascript", " veraltet", " out of date", " outdated", " leave a comment", " post a comment", " commentaire", " comentar", " komentarz",
-    ]
+    ] + wallTopicStems
 
     /// Whether `text` reads as a site notice: at most `noticeMaximumWords` words, and at least
     /// 2 + (words + 20) / 40 points of notice subject (a cookie stem 2, each other stem 1 a time it
@@ -128,7 +132,7 @@ extension Extractor {
         while let current = node, marked == nil {
             if let element {
                 if current.sourceIndex == element { marked = current }
-            } else if let itemprop = current.attribute("itemprop"), TextScan.contains(itemprop.lowercased(), "articlebody") {
+            } else if Self.marksArticleBody(current) {
                 marked = current
             } else if current.tag == "article" {
                 articles.append(current)

@@ -29,11 +29,7 @@ extension Extractor {
             if Self.isLabelLine(text) { cut = index }
             if Self.readsAsText(text) { break }
         }
-        guard let cut else { return }
-        let removed = run[...cut].reduce(0) { $0 + $1.text.utf8.count }
-        // Never most of the text: a page of one label and a name has nothing else to keep.
-        guard removed * 3 < content.innerTextLength else { return }
-        for line in run[...cut] { line.block.remove() }
+        if let cut { removeTrailingLines(run[...cut], of: content) }
     }
 
     /// A short heading (a rail's title), or a short line that is one link going to `javascript:`

@@ -9,17 +9,10 @@ import TextSupport
 /// that reaches into the article's last paragraph says too much else to read as one, and a run
 /// is never most of the text. Written by hand: no library we keep judges boilerplate by what it says.
 extension Extractor {
-    /// Blocks at least this long (UTF-8 bytes) are paragraphs: the run stops there.
-    static let trailingNoticeLineLimit = 300
-
     /// What a wall after the text asks of the reader: to subscribe, log in or register, or to
     /// take cookies. A run that speaks only of settings, partners or privacy may be the
     /// article's own last words ("our work spans many partners"), and stays.
-    static let wallStems = [
-        " cookie", " subscri", " newsletter", " log in", " login", " sign in", " sign up", " register", " einlogg",
-        " anmeld", " registr", " abonn", " suscr", " assin", " abbon", " iscriv", " prenumer", " subskryp",
-        " connectez", " connexion", " zaloguj", " inloggen", " iniciar sesi", " accedi",
-    ]
+    static let wallStems = noticeCookieStems + wallTopicStems
 
     static func namesAWall(_ text: String) -> Bool {
         guard let letters = lettersOnly(text, maximumWords: noticeMaximumWords) else { return false }
@@ -29,22 +22,18 @@ extension Extractor {
     /// A block of one line's text: a paragraph, or a block with no block inside, that is not
     /// itself inside such a line (`<p><span>...</span></p>` is one line).
     func isLine(_ block: DNode, in content: DNode) -> Bool {
-        guard block.parent != nil, block.tag == "p" || !hasChildBlockElement(block) else { return false }
-        var ancestor = block.parent
-        while let current = ancestor, current !== content {
-            if Self.furnitureBlockTags.contains(current), current.tag == "p" || !hasChildBlockElement(current) { return false }
-            ancestor = current.parent
-        }
-        return true
+        func holdsOneLine(_ node: DNode) -> Bool { node.tag == "p" || !hasChildBlockElement(node) }
+        guard block.parent != nil, holdsOneLine(block) else { return false }
+        return block.ancestor(within: content) { Self.furnitureBlockTags.contains($0) && holdsOneLine($0) } == nil
     }
 
     /// The short lines at the end of `content`, last first: each under `lineLimit` UTF-8 bytes,
     /// together at most `maximumWords` words; the run stops at the first line that is not.
-    func trailingShortLines(_ content: DNode, lineLimit: Int, maximumWords: Int) -> [(block: DNode, text: String)] {
-        var run: [(block: DNode, text: String)] = []
+    func trailingShortLines(_ content: DNode, lineLimit: Int, maximumWords: Int) -> [Line] {
+        var run: [Line] = []
         var words = 0
         for block in content.elements(Self.furnitureBlockTags).reversed() where isLine(block, in: content) {
-            let text = block.innerText.trimmingASCIIWhitespace()
+            let text = block.innerText
             guard !text.isEmpty else { continue }
             guard text.utf8.count < lineLimit else { break }
             words += text.utf8.split(separator: 0x20).count
@@ -54,8 +43,17 @@ extension Extractor {
         return run
     }
 
+    typealias Line = (block: DNode, text: String)
+
+    /// Removes `lines` (the last ones of `content`) unless they are a third of its text or more:
+    /// a short page that is all notice, or one label and a name, has nothing else to keep.
+    func removeTrailingLines(_ lines: ArraySlice<Line>, of content: DNode) {
+        guard lines.reduce(0, { $0 + $1.text.utf8.count }) * 3 < content.innerTextLength else { return }
+        for line in lines { line.block.remove() }
+    }
+
     func removeTrailingNotice(_ content: DNode) {
-        let run = trailingShortLines(content, lineLimit: Self.trailingNoticeLineLimit, maximumWords: Self.noticeMaximumWords)
+        let run = trailingShortLines(content, lineLimit: Self.furnitureLineLimit, maximumWords: Self.noticeMaximumWords)
         var texts: [String] = []
         var noticeLength = 0
         for line in run {
@@ -63,10 +61,7 @@ extension Extractor {
             let joined = texts.reversed().joined(separator: " ")
             if Self.isSiteNotice(joined), Self.namesAWall(joined) { noticeLength = texts.count }
         }
-        guard noticeLength > 0 else { return }
-        let removed = texts[..<noticeLength].reduce(0) { $0 + $1.utf8.count }
-        // Never most of the text: a short page that is all notice is `isSiteNotice`'s to judge.
-        guard removed * 3 < content.innerTextLength else { return }
-        for line in run[..<noticeLength] { line.block.remove() }
+        // A short page that is all notice is `isSiteNotice`'s to judge.
+        if noticeLength > 0 { removeTrailingLines(run[..<noticeLength], of: content) }
     }
 }
