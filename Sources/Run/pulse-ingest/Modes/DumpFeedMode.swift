@@ -150,9 +150,9 @@ struct DumpFeedMode {
     /// One document's line: the feed's format and whether it was recovered, its title, link and
     /// language, its items as the row would store them and the dropped ones with the reason. Every
     /// key is written, null when unknown. JSONEncoder, like the other dumps: against the hand-written
-    /// escaper it replaced, `--dump-feed` takes about 1.15x the CPU on the feed bench's generated
-    /// corpus (1.03x on its 16 MB feed), which `make bench-feeds` counts as parsing time; most of
-    /// the rest is JSONWriter's byte-by-byte escaping loop, the key sort and its copy into Data.
+    /// escaper it replaced, `--dump-feed` takes about 1.13x the CPU on the feed bench's generated
+    /// corpus (1.0x on its 16 MB feed), which `make bench-feeds` counts as parsing time; most of the
+    /// difference is JSONWriter's byte-by-byte escaping loop, the key sort and its copy into Data.
     struct FeedLine: Encodable {
         struct Channel: Encodable { let title, link, language: Nullable<String> }
         struct Dropped: Encodable { let reason: String, title: Nullable<String> }
