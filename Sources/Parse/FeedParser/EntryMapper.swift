@@ -77,7 +77,7 @@ enum EntryMapper {
         for raw in [item.description, item.summary, item.itunesSummary, item.mediaDescription] {
             guard let raw, entry.summary == nil else { continue }
             // Short input cannot need the paragraph-aware cut: go straight to one line.
-            let short = raw.value.utf8.count <= FieldLimits.summary
+            let short = raw.bytes.count <= FieldLimits.summary
             let text = plainText(raw, multiline: !short, images: &images)
             if !text.isEmpty {
                 entry.summary = short ? text : TextSanitizer.inline(TextSanitizer.truncate(text, cap: FieldLimits.summary))
@@ -158,10 +158,10 @@ enum EntryMapper {
 
     /// Text of a field: HTML goes through HTMLText unless it has no markup at all.
     static func plainText(_ raw: RawText, multiline: Bool, images: inout [String]) -> String {
-        var value = raw.value
-        let markup = raw.mode != .text && value.withUTF8(HTMLText.mayContainMarkup)
-        guard markup else { return TextSanitizer.cleanString(raw.value, multiline: multiline) }
-        let e = value.withUTF8 { HTMLText.extract(bytes: $0) }
+        let e = raw.bytes.withUnsafeBufferPointer { bytes in
+            raw.mode != .text && HTMLText.mayContainMarkup(bytes) ? HTMLText.extract(bytes: bytes) : nil
+        }
+        guard let e else { return raw.bytes.withUnsafeBufferPointer { TextSanitizer.cleanString($0, multiline: multiline) } }
         if let img = e.firstImageSource { images.append(img) }
         return multiline ? e.text : TextSanitizer.inline(e.text)
     }

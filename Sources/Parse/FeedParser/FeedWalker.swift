@@ -284,13 +284,13 @@ struct FeedWalker {
         if c.mode == .html, refusal == nil {
             refusal = buffer.withUnsafeBufferPointer { MarkupLimits.refusal($0, field: "item \(itemCount + 1)'s text") }
         }
-        if c.base64 {
-            let decoded = Base64.decode(buffer)
-            assign(c.field, RawText(value: String(decoding: decoded, as: UTF8.self), mode: c.mode))
+        if c.base64 {  // any bytes: repaired into UTF-8 here
+            let decoded = String(decoding: Base64.decode(buffer), as: UTF8.self)
+            assign(c.field, RawText(bytes: Array(decoded.utf8), mode: c.mode))
             return
         }
-        let text = String(decoding: buffer, as: UTF8.self)
-        assign(c.field, RawText(value: text, mode: c.mode))
+        // A copy of its own size: the buffer keeps its capacity for the next capture.
+        assign(c.field, RawText(bytes: buffer.withUnsafeBufferPointer(Array.init), mode: c.mode))
     }
 
     // MARK: Helpers for the element handlers

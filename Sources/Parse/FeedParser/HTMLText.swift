@@ -86,6 +86,7 @@ public enum HTMLText {
         sax.pointee.cdataBlock = characters
 
         collector.parser = ctxt
+        collector.budget = CPUBudget(seconds: 1)
         defer { collector.parser = nil }
         ctxt.pointee.userData = Unmanaged.passUnretained(collector).toOpaque()
         _ = htmlParseDocument(ctxt)
@@ -159,15 +160,16 @@ public enum HTMLText {
         var firstImage: String?
         var skipLevel = 0
         var preLevel = 0
-        /// One fragment's parse gets at most this CPU time (checked every 256 callbacks); past it
-        /// the parser is stopped and the text so far is kept.
-        let budget = CPUBudget(seconds: 1)
+        /// libxml2's parse of one fragment gets at most this CPU time (checked every 256 callbacks);
+        /// past it the parser is stopped and the text so far is kept. Started by `parse`, not here:
+        /// it reads the thread's CPU clock, a system call SimpleHTML's reading (most fragments) skips.
+        var budget: CPUBudget?
         var parser: htmlParserCtxtPtr?
         var callbacks = 0
 
         private func checkBudget() {
             callbacks &+= 1
-            if callbacks & 255 == 0, budget.exceeded(), let parser { xmlStopParser(parser) }
+            if callbacks & 255 == 0, budget?.exceeded() == true, let parser { xmlStopParser(parser) }
         }
 
         func reset() {

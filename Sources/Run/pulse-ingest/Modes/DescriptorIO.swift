@@ -54,11 +54,11 @@ func jsonLine<T: Encodable>(_ value: T) -> String {
 }
 
 /// `jsonLine`'s bytes, for a writer of bytes: no String made and validated in between (that copy
-/// was a tenth of --dump-feed's CPU).
-func jsonBytes<T: Encodable>(_ value: T) -> [UInt8] {
+/// was a tenth of --dump-feed's CPU), nor an Array (`[UInt8](Data)` copied byte by byte).
+func jsonBytes<T: Encodable>(_ value: T) -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return [UInt8]((try? encoder.encode(value)) ?? Data())
+    return (try? encoder.encode(value)) ?? Data()
 }
 
 /// A JSON value written as null when absent (JSONEncoder's synthesized encoding leaves a nil out).
@@ -69,7 +69,8 @@ struct Nullable<Value: Encodable>: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(value)
+        // Not `encode(value)`: the Optional would be one more generic value for JSONEncoder to wrap.
+        if let value { try container.encode(value) } else { try container.encodeNil() }
     }
 }
 
