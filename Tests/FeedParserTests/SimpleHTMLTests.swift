@@ -126,6 +126,18 @@ import Testing
         #expect(Self.simple(String(repeating: "<div>", count: 60) + String(repeating: "</div>", count: 60)) != nil)
     }
 
+    /// The worst a field costs: SimpleHTML reads a fragment to its last bytes, declines it there
+    /// (an unclosed table), and libxml2 reads it all again. libxml2's part is bounded by its own
+    /// budget, which starts when libxml2 starts: spent, it stops the parse within 256 callbacks.
+    @Test func libxml2sRereadIsBoundedByItsOwnBudget() {
+        let html = String(repeating: "<p>word <b>bold</b> word</p>", count: 20_000) + "<table>"
+        #expect(Self.simple(html) == nil, "SimpleHTML declines at the end")
+        let whole = html.utf8.withContiguousStorageIfAvailable { HTMLText.extract(bytes: $0) }!
+        #expect(whole.text.utf8.count > 20_000 * 10, "a fresh budget for libxml2: the whole fragment is read")
+        let spent = html.utf8.withContiguousStorageIfAvailable { HTMLText.extractWithParser(bytes: $0, budgetSeconds: 0) }!
+        #expect(spent.text.utf8.count < 256 * 10, "a spent budget stops libxml2 within 256 callbacks")
+    }
+
     // MARK: Generator
 
     static let vocabulary = ["a", "abbr", "b", "big", "cite", "code", "del", "em", "font", "i", "ins", "kbd", "mark", "q",

@@ -30,23 +30,29 @@ struct DatabaseFaultTests {
         // its recovery is the pooler's (README, Production), so that fault is tested direct only.
         + [Fault.unreachable, .locked, .statementTimeout].map { ($0, .pooler) }
 
-    /// The test database migrated, and a superuser session on it (not `service_role`).
-    static func migratedAdmin(_ database: TestDatabase) async throws -> PostgresConnection {
-        let setup = try await database.migratedConnection()
-        await setup.close()
-        return try await database.connect(serviceRole: false)
+    /// The set-up both tests share: a rotating feed farm serving `range`, a config naming those
+    /// feeds, and the test database migrated with a superuser session on it (not `service_role`).
+    static func withFeedsAndDatabase(
+        _ range: ClosedRange<Int>,
+        _ body: (_ feeds: RotatingFeeds, _ database: TestDatabase, _ admin: PostgresConnection, _ configPath: String) async throws -> Void
+    ) async throws {
+        let feeds = try RotatingFeeds()
+        defer { feeds.server.stop() }
+        try await TestDatabase.with { database in
+            let setup = try await database.migratedConnection()
+            await setup.close()
+            let admin = try await database.connect(serviceRole: false)
+            let (folder, configPath) = try ServiceProcessTests.writeConfig(feeds.config(feeds: range))
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try await body(feeds, database, admin, configPath)
+        }
     }
 
     @Test(arguments: cases)
     func serviceRecoversAndLosesNothing(_ fault: Fault, _ path: Path) async throws {
-        let feeds = try RotatingFeeds()
-        defer { feeds.server.stop() }
         let range = 1...4
-        try await TestDatabase.with { database in
-            let admin = try await Self.migratedAdmin(database)
+        try await Self.withFeedsAndDatabase(range) { feeds, database, admin, configPath in
             let role = try await WorkerRole.create(admin: admin)
-            let (folder, configPath) = try ServiceProcessTests.writeConfig(feeds.config(feeds: range))
-            defer { try? FileManager.default.removeItem(at: folder) }
             do {
                 let url = role.url(path == .direct ? database.url
                                    : TestDatabase.replacingDatabase(in: try PoolerTests.poolerURL, with: database.name))
@@ -131,16 +137,11 @@ struct DatabaseFaultTests {
     /// once the lock goes. (In CI a loaded machine's first sync once exceeded a 1 s
     /// statement_timeout and the service exited.)
     @Test func aFaultDuringStartUpIsWaitedOut() async throws {
-        let feeds = try RotatingFeeds()
-        defer { feeds.server.stop() }
         let range = 1...2
-        try await TestDatabase.with { database in
-            let admin = try await Self.migratedAdmin(database)
+        try await Self.withFeedsAndDatabase(range) { feeds, database, admin, configPath in
             let locker = try await database.connect(serviceRole: false)
             try await locker.runOutsideTransaction("BEGIN", label: "lock")
             try await locker.runOutsideTransaction("LOCK TABLE public.sources IN ACCESS EXCLUSIVE MODE", label: "lock")
-            let (folder, configPath) = try ServiceProcessTests.writeConfig(feeds.config(feeds: range))
-            defer { try? FileManager.default.removeItem(at: folder) }
             let service = try ServiceProcess(config: configPath, databaseURL: database.url, environment: [
                 "PULSE_STATEMENT_TIMEOUT_MS": "500", "PULSE_LOCK_TIMEOUT_MS": "30000",
             ])

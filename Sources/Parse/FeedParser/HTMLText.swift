@@ -40,14 +40,19 @@ public enum HTMLText {
     }
 
     /// The same extraction with libxml2's HTML parser only (the reference SimpleHTML is held to).
-    static func extractWithParser(bytes: UnsafeBufferPointer<UInt8>) -> Extract {
+    static func extractWithParser(bytes: UnsafeBufferPointer<UInt8>, budgetSeconds: Double = fragmentBudgetSeconds) -> Extract {
         let collector = Collector()
-        guard parse(bytes, into: collector) else { return Extract(text: "", firstImageSource: nil) }
+        guard parse(bytes, into: collector, budgetSeconds: budgetSeconds) else { return Extract(text: "", firstImageSource: nil) }
         return collector.extract
     }
 
+    /// CPU seconds libxml2's parse of one fragment may take (checked every 256 callbacks); past them
+    /// the parser is stopped and the text so far is kept.
+    static let fragmentBudgetSeconds = 1.0
+
     /// libxml2's HTML parser driving `collector` (emptied first); false when no parser could be made.
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, into collector: Collector) -> Bool {
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, into collector: Collector,
+                              budgetSeconds: Double = fragmentBudgetSeconds) -> Bool {
         collector.reset()
         guard bytes.count > 0, bytes.count < Int(Int32.max), let base = bytes.baseAddress else { return false }
         _ = XMLSource.setUp
@@ -86,7 +91,7 @@ public enum HTMLText {
         sax.pointee.cdataBlock = characters
 
         collector.parser = ctxt
-        collector.budget = CPUBudget(seconds: 1)
+        collector.budget = CPUBudget(seconds: budgetSeconds)
         defer { collector.parser = nil }
         ctxt.pointee.userData = Unmanaged.passUnretained(collector).toOpaque()
         _ = htmlParseDocument(ctxt)
@@ -160,8 +165,7 @@ public enum HTMLText {
         var firstImage: String?
         var skipLevel = 0
         var preLevel = 0
-        /// libxml2's parse of one fragment gets at most this CPU time (checked every 256 callbacks);
-        /// past it the parser is stopped and the text so far is kept. Started by `parse`, not here:
+        /// libxml2's parse of this fragment (`fragmentBudgetSeconds`). Started by `parse`, not here:
         /// it reads the thread's CPU clock, a system call SimpleHTML's reading (most fragments) skips.
         var budget: CPUBudget?
         var parser: htmlParserCtxtPtr?
